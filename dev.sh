@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# One entry point for a newcomer: `./dev.sh build` (set up, then build the bundled tasks offline)
+# and `./dev.sh test` (set up, then run the test suite). Safe to rerun: setup is idempotent.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+setup() {
+  if ! command -v javac >/dev/null 2>&1; then
+    echo "setup: installing a JDK (needed by the Java task's oracle)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jdk-headless >/dev/null
+  fi
+  if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+  fi
+  if ! .venv/bin/python -m uv --version >/dev/null 2>&1; then
+    .venv/bin/python -m pip install -q --disable-pip-version-check uv
+  fi
+  .venv/bin/python -m uv pip install -q --python .venv/bin/python -e '.[dev]'
+}
+
+cmd="${1:-}"
+shift || true
+case "$cmd" in
+  build)
+    setup
+    exec .venv/bin/repogenesis build "$@"
+    ;;
+  test)
+    setup
+    exec .venv/bin/python -m pytest "$@"
+    ;;
+  setup)
+    setup
+    ;;
+  *)
+    echo "usage: ./dev.sh build|test|setup [args...]" >&2
+    exit 2
+    ;;
+esac
