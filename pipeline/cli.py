@@ -2,11 +2,125 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
 import typer
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="RepoGenesis pipeline.")
+from pipeline.tasks import TaskError
+
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    help="RepoGenesis pipeline: build a verified benchmark of REST microservice tasks.",
+)
+
+DataOpt = Annotated[
+    Path, typer.Option("--data", help="Data folder (holds raw/, verified/, train/).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON only.")]
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def emit_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
 
 
 @app.callback()
 def main() -> None:
     """Build a verified benchmark of REST microservice tasks."""
+
+
+@app.command("new-task")
+def new_task_cmd(
+    task_id: Annotated[str, typer.Argument(metavar="ID", help="Task id (a plain name).")],
+    language: Annotated[str, typer.Option(help="python or java")] = "python",
+    framework: Annotated[str, typer.Option(help="flask, fastapi, httpserver, ...")] = "flask",
+    domain: Annotated[str, typer.Option(help="What the service is about.")] = "general",
+    port: Annotated[int | None, typer.Option(help="Port (default: next free one).")] = None,
+    split: Annotated[str, typer.Option(help="verified, train or auto")] = "auto",
+    data: DataOpt = Path("data"),
+) -> None:
+    """Scaffold a raw task that `check` then explains how to complete."""
+    from pydantic import ValidationError
+
+    from pipeline.scaffold import new_task
+
+    try:
+        task_dir = new_task(data / "raw", task_id, language, framework, domain, port, split)
+    except TaskError as exc:
+        fail(str(exc))
+    except ValidationError as exc:
+        fail(f"new-task: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}")
+    typer.echo(
+        f"created {task_dir}; next: fill in README.md and oracle/, then "
+        f"`repogenesis check {task_dir}`"
+    )
+
+
+@app.command()
+def collect(
+    source: Annotated[str, typer.Argument(help="Local folder or git URL of the service.")],
+    task_id: Annotated[str, typer.Option("--id", help="Task id for data/raw/<id>.")],
+    commit: Annotated[str | None, typer.Option(help="Commit to import (default HEAD).")] = None,
+    domain: Annotated[str, typer.Option(help="What the service is about.")] = "unknown",
+    port: Annotated[int | None, typer.Option(help="Port (default: framework default).")] = None,
+    data: DataOpt = Path("data"),
+) -> None:
+    """Import an existing service as a raw task."""
+    from pipeline.stages.collect import collect as do_collect
+
+    try:
+        task_dir = do_collect(source, task_id, data / "raw", commit, domain, port)
+    except TaskError as exc:
+        fail(str(exc))
+    typer.echo(f"collected {source} into {task_dir}; next: `repogenesis check {task_dir}`")
+
+
+@app.command()
+def spec(
+    readme: Annotated[Path, typer.Argument(help="A requirement document (README.md).")],
+    as_json: JsonOpt = False,
+    full: Annotated[bool, typer.Option("--full", help="Whole spec, not just endpoints.")] = False,
+) -> None:
+    """Read the documented endpoints from a requirement document."""
+    from pipeline.spec import load_spec
+
+    try:
+        result = load_spec(readme)
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{readme}: cannot read ({exc.__class__.__name__}); pass a UTF-8 markdown file")
+    endpoints = [e.model_dump(mode="json", exclude_defaults=True) for e in result.endpoints]
+    if as_json:
+        emit_json(result.model_dump(mode="json") if full else endpoints)
+        return
+    for e in result.endpoints:
+        typer.echo(f"{e.method:7} {e.path}  {e.summary}".rstrip())
+    typer.echo(f"{len(result.endpoints)} endpoints")
+
+
+@app.command()
+def difficulty(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Task folder or source tree.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Difficulty of a task's oracle: metrics, points, score, level."""
+    from pipeline.stages.difficulty import task_difficulty
+
+    try:
+        result = task_difficulty(directory)
+    except TaskError as exc:
+        fail(str(exc))
+    if as_json:
+        emit_json(result.model_dump(mode="json"))
+        return
+    for key, value in result.metrics.model_dump().items():
+        typer.echo(f"{key:22} {value:>8}  {getattr(result.points, key):.1f} pts")
+    typer.echo(f"score {result.score:.1f} → {result.level}")

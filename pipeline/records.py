@@ -107,15 +107,23 @@ class Spec(BaseModel):
 
 
 class DifficultyMetrics(BaseModel):
-    loc: float = 0
-    cyclomatic_complexity: float = 0
-    files: float = 0
-    endpoints: float = 0
-    functions_classes: float = 0
+    loc: int = 0
+    cyclomatic_complexity: int = 0
+    files: int = 0
+    endpoints: int = 0
+    functions_classes: int = 0
+
+
+class DifficultyPoints(BaseModel):
+    loc: float = 0.0
+    cyclomatic_complexity: float = 0.0
+    files: float = 0.0
+    endpoints: float = 0.0
+    functions_classes: float = 0.0
 
 
 class Difficulty(BaseModel):
     score: float
     level: Level
     metrics: DifficultyMetrics
-    points: DifficultyMetrics
+    points: DifficultyPoints

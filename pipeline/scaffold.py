@@ -1,0 +1,83 @@
+"""`new-task`: scaffold a raw task folder that `check` then explains how to complete."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import tomli_w
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from pipeline.records import TaskConfig
+from pipeline.tasks import TaskError, check_task_id, discover_tasks, parse_task_config
+
+TODO_MARK = "TODO(repogenesis)"
+FIRST_PORT = 8101
+_env = Environment(
+    loader=PackageLoader("pipeline", "templates"),
+    undefined=StrictUndefined,
+    keep_trailing_newline=True,
+)
+
+
+def render(name: str, **values: object) -> str:
+    return _env.get_template(name).render(**values)
+
+
+def next_free_port(raw_root: Path) -> int:
+    """One above the highest port any existing task uses, so bundled tasks never collide."""
+    used = set()
+    for task_dir in discover_tasks(raw_root):
+        try:
+            used.add(parse_task_config(task_dir / "task.toml").port)
+        except TaskError:
+            continue
+    return max(used, default=FIRST_PORT - 1) + 1
+
+
+def write_task_toml(path: Path, config: TaskConfig) -> None:
+    data = config.model_dump(exclude_none=True)
+    if "upstream" in data and not data["upstream"]:
+        del data["upstream"]
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+
+
+def write_executable(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    os.chmod(path, 0o755)
+
+
+def new_task(
+    raw_root: Path,
+    task_id: str,
+    language: str,
+    framework: str,
+    domain: str,
+    port: int | None = None,
+    split: str = "auto",
+) -> Path:
+    check_task_id(task_id)
+    task_dir = raw_root / task_id
+    if task_dir.exists():
+        raise TaskError(f"{task_dir}: already exists; pick another id or edit that task")
+    config = TaskConfig(
+        id=task_id,
+        language=language,
+        framework=framework.lower(),
+        domain=domain,
+        source="expert",
+        port=port or next_free_port(raw_root),
+        split=split,
+    )
+    values = config.model_dump() | {"title": task_id.replace("-", " ").replace("_", " ").title()}
+    (task_dir / "oracle").mkdir(parents=True)
+    (task_dir / "tests").mkdir()
+    write_task_toml(task_dir / "task.toml", config)
+    (task_dir / "README.md").write_text(render("new_task/README.md.j2", **values), encoding="utf-8")
+    write_executable(task_dir / "oracle" / "start.sh", render("new_task/start.sh.j2", **values))
+    if language == "python":
+        requirements = render("new_task/requirements.txt.j2", **values).strip()
+        if requirements:
+            (task_dir / "oracle" / "requirements.txt").write_text(requirements + "\n")
+    (task_dir / "tests" / "conftest.py").write_text(render("new_task/conftest.py.j2", **values))
+    return task_dir
