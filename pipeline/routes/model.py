@@ -1,0 +1,184 @@
+"""The `Route` record and path normalisation shared by every extractor and the matcher.
+
+Every framework spells path parameters its own way (`:id`, `<int:id>`, `{id:\\d+}`,
+`(?P<id>...)`); normalising them once to `{id}` here lets the matcher compare a route with a
+documented endpoint by shape alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+HTTP_VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE")
+ANY_METHOD = "*"
+
+
+@dataclass(frozen=True)
+class Route:
+    """One route a service serves, found by reading its source (never by running it).
+
+    `method` is an upper-case HTTP verb or "*" when the source does not restrict it;
+    `prefix` marks a route that serves everything beneath `path` (a mounted app, a JDK
+    `createContext`, a `/**` wildcard).
+    """
+
+    method: str
+    path: str
+    prefix: bool = False
+    file: str = ""
+    line: int = 0
+    framework: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, bool]:
+        return (self.method, self.path, self.prefix)
+
+
+_COLON_PARAM = re.compile(r"(?<=/):([A-Za-z_][\w-]*)")
+_ANGLE_PARAM = re.compile(r"<(?:[A-Za-z_]\w*:)?([A-Za-z_][\w-]*)>")
+_MULTI_SLASH = re.compile(r"/{2,}")
+
+
+def _normalize_braces(path: str) -> str:
+    """`{name:regex}` / `{name: int}` / `{+name}` → `{name}`; `{?q,r}` query templates dropped.
+
+    A small scanner rather than a regex because the constraint may itself contain braces
+    (`{id:[0-9]{3}}`).
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(path):
+        ch = path[i]
+        if ch != "{":
+            out.append(ch)
+            i += 1
+            continue
+        depth, j = 0, i
+        while j < len(path):
+            if path[j] == "{":
+                depth += 1
+            elif path[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        inner = path[i + 1 : j]
+        i = j + 1
+        name = inner.split(":", 1)[0].strip()
+        if name[:1] in ("?", "&"):
+            continue  # RFC 6570 query expansion (Micronaut): not part of the path
+        name = name.lstrip("+#/.;")
+        out.append("{" + name + "}" if name else "{param}")
+    return "".join(out)
+
+
+def normalize_path(raw: str) -> str:
+    """Return `raw` with params as `{name}`, a leading slash and no doubled slashes.
+
+    Trailing slashes are kept as written: whether `/items/` and `/items` are the same
+    resource is the matcher's decision, made explicitly.
+    """
+    path = raw.strip()
+    path = _ANGLE_PARAM.sub(r"{\1}", path)
+    path = _normalize_braces(path)
+    if not path.startswith("/"):
+        path = "/" + path
+    path = _COLON_PARAM.sub(r"{\1}", path)
+    return _MULTI_SLASH.sub("/", path)
+
+
+def join_paths(prefix: str, path: str) -> str:
+    """Join a mount prefix and a route path the way Flask, FastAPI and Spring do.
+
+    An empty `path` means the prefix itself; otherwise exactly one slash separates them and
+    the route's own trailing slash survives.
+    """
+    if not path:
+        return prefix
+    if not prefix:
+        return path
+    return prefix.rstrip("/") + "/" + path.lstrip("/")
+
+
+def split_wildcard(path: str) -> tuple[str, bool]:
+    """`/static/*`, `/api/**`, `/files/{p:.*}` style tails → (`/static`, prefix=True)."""
+    for tail in ("/**", "/*"):
+        if path.endswith(tail):
+            return path[: -len(tail)] or "/", True
+    if path in ("*", "**", "/*", "/**"):
+        return "/", True
+    return path, False
+
+
+def _drop_group(regex: str, start: int) -> int:
+    """Index just past the group opening at `start` (balanced parentheses, escapes honoured)."""
+    depth, i = 0, start
+    while i < len(regex):
+        ch = regex[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(regex)
+
+
+def regex_to_path(regex: str) -> tuple[str, bool]:
+    """Turn a Django `re_path` pattern into a template; returns (path, is_prefix).
+
+    Named groups become `{name}`, unnamed groups `{arg1}`..., optional pieces (`/?`, `(...)?`)
+    are dropped, and an open tail (no `$`, or `.*`) makes the route a prefix route.
+    """
+    text = regex[1:] if regex.startswith("^") else regex
+    anchored = text.endswith("$") or text.endswith(r"\Z")
+    text = text[:-1] if text.endswith("$") else text[:-2] if text.endswith(r"\Z") else text
+    out: list[str] = []
+    i, unnamed = 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            nxt = text[i + 1]
+            out.append({"d": "{digit}", "w": "{word}"}.get(nxt, nxt))
+            i += 2
+            continue
+        if ch == "(":
+            end = _drop_group(text, i)
+            group = text[i:end]
+            optional = end < len(text) and text[end] in "?*"
+            if optional:
+                i = end + 1
+                continue
+            named = re.match(r"\(\?P<([A-Za-z_]\w*)>", group)
+            if named:
+                out.append("{" + named.group(1) + "}")
+            elif group.startswith("(?"):
+                out.append(regex_to_path(group[3:-1])[0].lstrip("/"))
+            else:
+                unnamed += 1
+                out.append(f"{{arg{unnamed}}}")
+            i = end
+            continue
+        if ch == "[":
+            end = text.find("]", i + 2)
+            end = len(text) if end < 0 else end + 1
+            out.append("{param}")
+            i = end
+            continue
+        if ch in "?*+" and out:
+            if ch == "?":
+                out.pop()  # `x?`: optional character; Django serves both, keep the short form
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    path = "".join(out)
+    is_prefix = not anchored or path.endswith(".")
+    if path.endswith("."):
+        path = path[:-1]
+    return path, is_prefix
