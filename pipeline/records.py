@@ -66,6 +66,10 @@ class Endpoint(BaseModel):
     response_example: Any = None
     status_codes: dict[int, str] = Field(default_factory=dict)
     auth_required: bool | None = None
+    # example bodies the document gives for specific status codes (errors included)
+    response_examples: dict[int, Any] = Field(default_factory=dict)
+    # 1-based line of the document where the endpoint is first named (0: unknown)
+    line: int = 0
 
     @field_validator("method")
     @classmethod
@@ -127,3 +131,88 @@ class Difficulty(BaseModel):
     level: Level
     metrics: DifficultyMetrics
     points: DifficultyPoints
+
+
+# --- Build loop records (test-case life cycle) ---------------------------------------------
+
+Category = Literal["api_compliance", "error_handling", "edge_case", "integration"]
+CATEGORIES: tuple[str, ...] = ("api_compliance", "error_handling", "edge_case", "integration")
+Outcome = Literal["passed", "failed", "error", "skipped", "timeout"]
+RouteName = Literal["accepted", "area_chair", "refine", "discarded"]
+DiscardReason = Literal["low_quality", "conflict", "fails_on_oracle", "invalid"]
+RUBRIC_DIMENSIONS = ("correctness", "coverage", "readability", "relevance")
+
+
+class TestCase(BaseModel):
+    """One version of one test case: a single pytest function and what it targets."""
+
+    __test__ = False  # not a pytest class
+    case_id: str  # stable across rounds: "<task>::<function name>"
+    task_id: str
+    round: int = Field(ge=0)
+    category: Category
+    name: str  # the test function's name
+    code: str  # the function's source (uses the shared conftest fixtures)
+    endpoints: list[str] = Field(default_factory=list)  # "METHOD /path" targeted
+    origin: Literal["generated", "existing", "refined"] = "generated"
+    author: str = "offline"  # provider:model or "offline" or "human"
+
+
+class RunResult(BaseModel):
+    """One execution of a test case against a fresh oracle."""
+
+    outcome: Outcome
+    output: str = ""
+    duration_s: float = 0.0
+
+
+class Evidence(BaseModel):
+    """What running a test case on the oracle showed, shown to every reviewer."""
+
+    case_id: str
+    round: int
+    runs: list[RunResult]
+    requests: list[str] = Field(default_factory=list)  # "METHOD /path" the test sent
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.runs) and all(r.outcome == "passed" for r in self.runs)
+
+    @property
+    def stable(self) -> bool:
+        return len({r.outcome for r in self.runs}) <= 1
+
+
+class Scores(BaseModel):
+    """The rubric's four dimensions (ranges are the rubric's contract)."""
+
+    correctness: int = Field(ge=0, le=3)
+    coverage: int = Field(ge=0, le=3)
+    readability: int = Field(ge=0, le=2)
+    relevance: int = Field(ge=0, le=2)
+
+    @property
+    def total(self) -> int:
+        return self.correctness + self.coverage + self.readability + self.relevance
+
+
+class Review(BaseModel):
+    case_id: str
+    round: int
+    reviewer: str  # e.g. "offline:execution", "openai:gpt-5"
+    scores: Scores | None  # None: the reviewer failed (see `error`)
+    rationale: str = ""
+    rubric_hash: str
+    error: str | None = None
+
+
+class RouteDecision(BaseModel):
+    """Where a test case version goes next, and why (stored for every transition)."""
+
+    case_id: str
+    round: int
+    route: RouteName
+    reason: str
+    discard_reason: DiscardReason | None = None
+    mean: float | None = None
+    spread: int | None = None

@@ -1,0 +1,1 @@
+"""Order desk: a product catalogue with stock, orders that reserve stock, batch ordering."""

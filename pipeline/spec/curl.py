@@ -1,0 +1,96 @@
+"""curl command lines in a document: method, URL, headers and body (hand-written, shlex)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+_DATA_FLAGS = {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json",
+               "-F", "--form"}
+_VALUE_FLAGS = {"-H", "--header", "-u", "--user", "-o", "--output", "-A", "--user-agent",
+                "-b", "--cookie", "-e", "--referer", "-w", "--write-out", "-m", "--max-time",
+                "--connect-timeout", "-T", "--upload-file", "-c", "--cookie-jar"}
+
+
+@dataclass(frozen=True)
+class Curl:
+    method: str
+    url: str
+    line_index: int  # index of the line the command starts on
+    headers: tuple[str, ...] = field(default=())
+    data: str | None = None
+
+
+def _commands(lines: list[str]) -> list[tuple[int, str]]:
+    """Join backslash-continued lines; return (start index, command) for each curl."""
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(lines):
+        m = re.search(r"(?:^|[\s$>`(])(curl\s.*)$", lines[i])
+        if not m:
+            i += 1
+            continue
+        start, cmd = i, m.group(1)
+        while cmd.rstrip().endswith(("\\", "^")) and i + 1 < len(lines):
+            i += 1
+            cmd = cmd.rstrip()[:-1] + " " + lines[i].strip()
+        out.append((start, cmd))
+        i += 1
+    return out
+
+
+def _tokens(cmd: str) -> list[str]:
+    cmd = re.split(r"\s(?:\||&&|;)\s", cmd)[0]
+    try:
+        return shlex.split(cmd, comments=False)
+    except ValueError:
+        return cmd.split()
+
+
+def parse_curls(lines: list[str]) -> list[Curl]:
+    """Every curl command in these lines (a code block's or a paragraph's)."""
+    found: list[Curl] = []
+    for start, cmd in _commands(lines):
+        toks = _tokens(cmd)
+        method: str | None = None
+        url: str | None = None
+        headers: list[str] = []
+        data: str | None = None
+        i = 1
+        while i < len(toks):
+            tok = toks[i]
+            nxt = toks[i + 1] if i + 1 < len(toks) else ""
+            if tok in ("-X", "--request"):
+                method, i = nxt.upper(), i + 2
+                continue
+            if tok.startswith("-X") and len(tok) > 2:
+                method = tok[2:].upper()
+            elif tok.startswith("--request="):
+                method = tok.split("=", 1)[1].upper()
+            elif tok in ("-I", "--head"):
+                method = method or "HEAD"
+            elif tok in _DATA_FLAGS:
+                data, i = nxt, i + 2
+                continue
+            elif tok in _VALUE_FLAGS:
+                if tok in ("-H", "--header"):
+                    headers.append(nxt)
+                i += 2
+                continue
+            elif tok == "--url":
+                url, i = nxt, i + 2
+                continue
+            elif tok.startswith("--url="):
+                url = tok.split("=", 1)[1]
+            elif not tok.startswith("-") and url is None and re.match(
+                r"^(?:https?://|localhost|127\.0\.0\.1|0\.0\.0\.0|\$\{?\w+\}?/|\{\{)", tok
+            ):
+                url = tok
+            i += 1
+        if url is None:
+            continue
+        if method is None:
+            method = "POST" if data is not None else "GET"
+        found.append(Curl(method, url, start, tuple(headers), data))
+    return found

@@ -1,0 +1,278 @@
+"""Per-endpoint details read from the endpoint's own part of the document.
+
+The part of the document an endpoint owns: from its mention to the next mention of a
+different endpoint, never past the end of the section (heading) it was mentioned in.
+Code blocks there are request or response bodies depending on the label just above
+them ("Request body", "Response (201)", "返回示例"); field tables become parameters and
+schemas; status codes come from lines such as "`404 Not Found` - no such item".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+from pipeline.records import Param
+from pipeline.spec.curl import parse_curls
+from pipeline.spec.leaks import leak_reason
+from pipeline.spec.markdown import Block, plain, plain_lines
+from pipeline.spec.schema import (
+    auth_marker,
+    field_table,
+    json_type,
+    parse_json,
+    required_flag,
+)
+
+_PHRASES = {s.value: s.phrase for s in HTTPStatus}
+_RESP = re.compile(r"respon|returns?\b|output|result|success|reply|example\s+response|"
+                   r"返回|响应|出参|结果|成功", re.I)
+_ERR = re.compile(r"\berror|\bfail|invalid|not\s+found|错误|失败|异常", re.I)
+_REQ = re.compile(r"request|body|payload|input|param|请求|入参|参数|提交", re.I)
+_CODE_NUM = re.compile(r"(?<![\w.$/-])([1-5]\d{2})(?![\w.%/-])")
+_STATUS_BEFORE = re.compile(
+    r"(?:status|code|http|状态码?|响应码|返回码|错误码|返回|响应)\W{0,6}$"
+    r"|(?:respond|return|fail|answer)s?\s+(?:with\s+)?(?:an?\s+)?(?:http\s+)?\W{0,3}$",
+    re.I,
+)
+_STATUS_LINE = re.compile(r"status|\bcodes?\b|respon|\bhttp\b|状态|响应|错误码", re.I)
+_ZH_CLAUSE_TAIL = re.compile(r"(?:时|则|会|将)?(?:返回|响应|状态码|为|是)?\W*$")
+_PARAM_LABEL = re.compile(r"param|query|path|body|field|header|argument|参数|字段|请求头", re.I)
+_BULLET_PARAM = re.compile(
+    r"^\s*(?:[-*+]\s+)?`?(?P<name>[A-Za-z_][\w.\[\]-]*)`?\*?\s*\((?P<meta>[^)]{1,60})\)"
+    r"\s*[:\-–—]?\s*(?P<desc>.*)$"
+)
+_BODY_METHODS = ("POST", "PUT", "PATCH")
+
+
+@dataclass
+class Details:
+    summary: str = ""
+    params: list[Param] = field(default_factory=list)
+    request_schema: dict[str, Any] | None = None
+    request_example: Any = None
+    response_schema: dict[str, Any] | None = None
+    response_example: Any = None
+    response_examples: dict[int, Any] = field(default_factory=dict)
+    status_codes: dict[int, str] = field(default_factory=dict)
+    auth_required: bool | None = None
+
+
+def status_codes_in(line: str, table_status: bool = False) -> dict[int, str]:
+    """Status codes a line documents, with their meaning."""
+    found: dict[int, str] = {}
+    for m in _CODE_NUM.finditer(line):
+        code = int(m.group(1))
+        if code not in _PHRASES:
+            continue
+        after = line[m.end():].strip(" `*)]:：-–—=→|\t")
+        phrase = _PHRASES[code]
+        before = line[: m.start()]
+        starts = not re.sub(r"^[\s\-*+|#`(\[]*(?:\d+[.)]\s*)?", "", before)
+        keyword_line = code >= 200 and (
+            _STATUS_LINE.search(line) is not None
+            or re.match(r"\s*[`*]*\s*(?:with|if|when|on|for|and|\(|—|–|-|:|=)", line[m.end():])
+            is not None
+        )
+        if not (after.lower().startswith(phrase.lower()) or starts or table_status
+                or keyword_line or _STATUS_BEFORE.search(before)):
+            continue
+        clause = re.split(r"[，。；,;、\n]", before)[-1].strip()
+        if re.search(r"[\u4e00-\u9fff]", clause) and not re.match(r"\w", after):
+            meaning = _ZH_CLAUSE_TAIL.sub("", clause)
+        else:
+            meaning = re.split(r"(?<=[.;。；])\s|[，。；]|(?=\s[1-5]\d{2}\b)", after, maxsplit=1)[0]
+        meaning = meaning.strip(" .;,`*|")[:120]
+        found.setdefault(code, meaning or phrase)
+    return found
+
+
+def _role(label: str) -> str | None:
+    if _RESP.search(label) or _ERR.search(label):
+        return "response"
+    if _REQ.search(label):
+        return "request"
+    return None
+
+
+def _label_status(label: str) -> int | None:
+    codes = status_codes_in(label) or {
+        int(c): "" for c in _CODE_NUM.findall(label) if int(c) in _PHRASES
+    }
+    return next(iter(codes), None)
+
+
+def _merge_params(details: Details, params: list[Param]) -> None:
+    known = {(p.name, p.location) for p in details.params}
+    for p in params:
+        if (p.name, p.location) not in known:
+            details.params.append(p)
+            known.add((p.name, p.location))
+
+
+def _location(label: str, method: str, role: str | None) -> str:
+    low = label.lower()
+    if "path" in low or "路径参数" in label:
+        return "path"
+    if "query" in low or "查询" in label:
+        return "query"
+    if "header" in low or "请求头" in label:
+        return "header"
+    return "body" if method in _BODY_METHODS or role == "response" else "query"
+
+
+class _Reader:
+    def __init__(self, method: str, details: Details) -> None:
+        self.method = method
+        self.d = details
+        self.label = ""
+        self.unlabelled = 0
+
+    def text(self, block: Block) -> None:
+        lines = plain_lines(block.text)
+        if block.kind == "heading":
+            self.label = " ".join(lines)
+        for ln in lines:
+            self.d.status_codes.update(
+                {k: v for k, v in status_codes_in(ln).items() if k not in self.d.status_codes})
+            self._auth(ln)
+        if block.kind == "text":
+            if not self._bullet_params(block) and lines and lines[-1]:
+                self.label = lines[-1]
+            for c in parse_curls(lines):
+                self._curl(c.headers, c.data)
+
+    def _auth(self, text: str) -> None:
+        flag = auth_marker(text)
+        if flag is not None and self.d.auth_required is None:
+            self.d.auth_required = flag
+
+    def _bullet_params(self, block: Block) -> bool:
+        """Parameters written as '`name` (type, required): text'; True when any were found."""
+        if not _PARAM_LABEL.search(self.label):
+            return False
+        role = _role(self.label)
+        params = []
+        for raw in block.text.split("\n"):
+            m = _BULLET_PARAM.match(plain(raw))
+            if not m:
+                continue
+            meta = m.group("meta")
+            if f"`{m.group('name')}`" not in raw and json_type(meta) is None \
+                    and required_flag(meta) is None:
+                continue
+            typ = re.split(r"[,;/]", meta)[0].strip() or None
+            loc = _location(self.label, self.method, role)
+            params.append(Param(name=m.group("name"), location=loc,  # type: ignore[arg-type]
+                                type=typ, required=required_flag(meta),
+                                description=m.group("desc").strip()))
+        if role != "response":
+            _merge_params(self.d, params)
+        return bool(params)
+
+    def table(self, block: Block) -> None:
+        header = [plain(c).strip() for c in block.rows[0]] if block.rows else []
+        table_status = any(re.search(r"status|code|状态|响应码", h, re.I) for h in header)
+        for row in block.rows[1:]:
+            line = " | ".join(plain(c).strip() for c in row)
+            for k, v in status_codes_in(line, table_status).items():
+                self.d.status_codes.setdefault(k, v)
+            if len(row) == 2:
+                self._auth(line.replace(" | ", ": "))
+        parsed = field_table(block.rows)
+        if parsed is None:
+            return
+        params, schema = parsed
+        hdr = " ".join(header)
+        label = hdr if re.search(r"query|path|header|param|参数", hdr, re.I) else self.label
+        role = "request" if label is hdr else _role(self.label)
+        loc = _location(label, self.method, role)
+        if role == "response":
+            self.d.response_schema = self.d.response_schema or schema
+            return
+        for p in params:
+            if p.location == "query" and loc != "query":
+                p.location = loc  # type: ignore[assignment]
+        _merge_params(self.d, params)
+        if loc == "body" and self.d.request_schema is None:
+            self.d.request_schema = schema
+
+    def _curl(self, headers: tuple[str, ...], data: str | None) -> None:
+        auth_header = any(
+            re.match(r"\s*(authorization|x-[\w-]*(key|token))\s*:", h, re.I) for h in headers
+        )
+        if auth_header and self.d.auth_required is None:
+            self.d.auth_required = True
+        if data is not None and self.d.request_example is None:
+            self.d.request_example = parse_json(data)
+
+    def code(self, block: Block) -> None:
+        if leak_reason(block) is not None:
+            return
+        text = block.text.strip()
+        curls = parse_curls(text.split("\n"))
+        for c in curls:
+            self._curl(c.headers, c.data)
+        if curls:
+            return
+        if re.search(r"^\s*(?:Authorization|X-[\w-]*(?:Key|Token)):\s*\S", text, re.M | re.I):
+            self._auth("auth: required")
+        first = text.split("\n", 1)[0]
+        if re.match(r"HTTP/\d(?:\.\d)?\s+\d{3}", first):
+            code = int(first.split()[1])
+            self.d.status_codes.setdefault(code, " ".join(first.split()[2:]) or "")
+            body = text.split("\n\n", 1)[1] if "\n\n" in text else ""
+            self._store("response", parse_json(body), code)
+            return
+        if re.match(r"[A-Z]+\s+/\S*\s+HTTP/", first):
+            head, _, body = text.partition("\n\n")
+            self._curl(tuple(head.split("\n")[1:]), body or None)
+            return
+        value = parse_json(text)
+        if value is None:
+            return
+        label = f"{self.label} {block.info}"
+        role = _role(label)
+        if role is None:
+            self.unlabelled += 1
+            body_first = self.method in _BODY_METHODS and self.unlabelled == 1
+            role = "request" if body_first and self.d.request_example is None else "response"
+        if role == "request" and self.method not in _BODY_METHODS and not re.search(
+            r"request|body|payload|请求", label, re.I
+        ):
+            role = "response"  # "Query parameters:" above a JSON block of a GET
+        self._store(role, value, _label_status(label))
+
+    def _store(self, role: str, value: Any, code: int | None) -> None:
+        if value is None:
+            return
+        is_schema = isinstance(value, dict) and "properties" in value and "type" in value
+        if role == "request":
+            if is_schema:
+                self.d.request_schema = self.d.request_schema or value
+            elif self.d.request_example is None:
+                self.d.request_example = value
+            return
+        if code is not None:
+            self.d.response_examples.setdefault(code, value)
+            self.d.status_codes.setdefault(code, _PHRASES.get(code, ""))
+        if is_schema:
+            self.d.response_schema = self.d.response_schema or value
+        elif self.d.response_example is None and (code is None or code < 300):
+            self.d.response_example = value
+
+
+def read_details(method: str, blocks: list[Block], details: Details) -> Details:
+    """Fill `details` from the blocks an endpoint owns (in order)."""
+    reader = _Reader(method, details)
+    for block in blocks:
+        if block.kind in ("heading", "text"):
+            reader.text(block)
+        elif block.kind == "table":
+            reader.table(block)
+        else:
+            reader.code(block)
+    return details
+

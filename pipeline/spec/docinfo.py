@@ -1,0 +1,205 @@
+"""Document-level facts: title, language, port, base path, auth scheme, error format."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pipeline.records import AuthSpec
+from pipeline.spec.leaks import leak_reason
+from pipeline.spec.markdown import Block, plain, plain_lines
+from pipeline.spec.paths import HOST, PATH, normalise_base
+
+_URL_OR_PATH = re.compile(rf"(?:{HOST}(?:{PATH})?|(?<![\w.])/[A-Za-z0-9_.\-{{}}/]+)")
+_BASE_KEY = re.compile(
+    r"\bbase[\s_-]*(?:url|uri|path|endpoint|address|route)\b|\bapi[\s_-]*(?:base|root|prefix)\b"
+    r"|\broot\s+(?:url|path)\b|\bserver\s+url\b|\bservice\s+url\b"
+    r"|基础\s*(?:路径|地址|URL|url)|根\s*(?:路径|地址)|(?:接口|统一|路由|请求|全局)\s*前缀"
+    r"|服务地址|访问地址|基础前缀|^\s*前缀",
+    re.I,
+)
+_BASE_PHRASE = re.compile(
+    r"(?:prefixed\s+(?:with|by)|(?:with|under)\s+(?:the\s+)?prefix|relative\s+to"
+    r"|(?:served|mounted|available|located|rooted|hosted|live|lives|grouped|nested)\s+"
+    r"(?:under|at|below|beneath)|(?:start|begin)s?\s+with)\s+[`'\"]?(?P<v>\S+)",
+    re.I,
+)
+_BASE_ZH = re.compile(r"以\s*[`'\"]?(?P<v>/[\w./{}-]*)[`'\"]?\s*(?:为前缀|开头|作为前缀)"
+                      r"|前缀(?:为|是|均为|统一为)\s*[`'\"]?(?P<w>/[\w./{}-]*)")
+_PORT = re.compile(
+    r"\bport\b\s*(?:number\s*)?(?:[:：=]|is|of|to)?\s*[`'\"*]*\s*(?P<p>\d{2,5})\b"
+    r"|端口(?:号)?\s*(?:[:：=]|为|是|号为)?\s*[`'\"*]*\s*(?P<q>\d{2,5})"
+    r"|\b(?:listen(?:s|ing)?|runs?|running|served|serves|available)\s+on\s+"
+    r"(?:port\s+)?:?(?P<r>\d{4,5})\b",
+    re.I,
+)
+_HOST_PORT = re.compile(r"(?:localhost|127\.0\.0\.1|0\.0\.0\.0):(\d{2,5})")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def doc_text_lines(blocks: list[Block]) -> list[str]:
+    """Plain lines of prose, headings and table rows (code excluded)."""
+    out: list[str] = []
+    for b in blocks:
+        if b.kind in ("heading", "text"):
+            out.extend(plain_lines(b.text))
+        elif b.kind == "table":
+            out.extend(" | ".join(plain(c).strip() for c in row) for row in b.rows)
+    return out
+
+
+def title(blocks: list[Block]) -> str:
+    heads = [b for b in blocks if b.kind == "heading"]
+    if not heads:
+        return ""
+    top = min(heads, key=lambda b: (b.level, b.line))
+    return plain(top.text).strip()
+
+
+def language(blocks: list[Block]) -> str:
+    text = "\n".join(doc_text_lines(blocks))
+    cjk = len(_CJK.findall(text))
+    words = len(_WORD.findall(text))
+    return "zh" if cjk >= 10 and cjk / 2 >= words else "en"
+
+
+def _port_of(text: str) -> int | None:
+    m = _PORT.search(text)
+    if m:
+        value = int(m.group("p") or m.group("q") or m.group("r"))
+        if 1 <= value <= 65535:
+            return value
+    return None
+
+
+def port(blocks: list[Block]) -> int | None:
+    lines = doc_text_lines(blocks)
+    for ln in lines:
+        p = _port_of(ln)
+        if p is not None:
+            return p
+    everything = "\n".join(lines + [b.text for b in blocks if b.kind == "code"])
+    m = _HOST_PORT.search(everything)
+    return int(m.group(1)) if m else None
+
+
+_SUBJECT = re.compile(
+    r"\b(?:endpoints?|paths?|routes?|urls?|apis?|requests?|resources?|operations?|interfaces?)\b",
+    re.I,
+)
+
+
+def _base_from(text: str) -> str | None:
+    m = _BASE_PHRASE.search(text)
+    if m and ("prefix" in m.group(0).lower() or _SUBJECT.search(text[: m.start()])):
+        v = _URL_OR_PATH.match(m.group("v").strip("`'\"*"))
+        if v:
+            return normalise_base(v.group(0))
+    m = _BASE_ZH.search(text)
+    if m:
+        return normalise_base(m.group("v") or m.group("w"))
+    key = _BASE_KEY.search(text)
+    if key:
+        v = _URL_OR_PATH.search(text, key.end())
+        if v:
+            return normalise_base(v.group(0))
+    return None
+
+
+def base_path(blocks: list[Block]) -> str:
+    """The base path the document says relative paths hang under ('' when none)."""
+    pending = False
+    for b in blocks:
+        if b.kind == "heading":
+            pending = bool(_BASE_KEY.search(plain(b.text))) and _base_from(plain(b.text)) is None
+            found = _base_from(plain(b.text))
+            if found is not None:
+                return found
+            continue
+        if b.kind == "code":
+            if leak_reason(b) is not None:
+                continue
+            lines = [ln.strip() for ln in b.text.split("\n") if ln.strip()]
+        elif b.kind == "table":
+            lines = [" : ".join(plain(c).strip() for c in row) for row in b.rows]
+        else:
+            lines = plain_lines(b.text)
+        for ln in lines:
+            if pending:
+                v = _URL_OR_PATH.match(ln.strip("`'\" "))
+                if v:
+                    return normalise_base(v.group(0))
+            if b.kind != "code" or _BASE_KEY.search(ln):
+                found = _base_from(ln)
+                if found is not None:
+                    return found
+    return ""
+
+
+_BEARER = re.compile(r"\bbearer\b|\bJWT\b", re.I)
+_API_KEY_HEADER = re.compile(r"\b(X-[A-Za-z0-9-]*(?:Key|Token|Auth)[A-Za-z0-9-]*)\b", re.I)
+_BASIC = re.compile(r"\bbasic\s+auth|\bAuthorization:\s*Basic\b|\bHTTP\s+Basic\b", re.I)
+_TOKEN_SCHEME = re.compile(r"Authorization:\s*Token\b")
+_AUTH_WORDS = re.compile(
+    r"\bauthenticat|\bauthoriz|\bbearer\b|\bapi[\s_-]?key\b|\baccess[\s_-]token\b|\bJWT\b"
+    r"|\blog\s?in\b|认证|鉴权|令牌|授权|登录|token",
+    re.I,
+)
+_LOGIN_PATH = re.compile(r"log-?in|sign-?in|/token\b|/auth(?:enticate)?\b|/sessions?\b|登录", re.I)
+
+
+def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | None:
+    """The auth scheme, header and login endpoint, when the document describes auth."""
+    lines = doc_text_lines(blocks)
+    code = [b.text for b in blocks if b.kind == "code" and leak_reason(b) is None]
+    everything = "\n".join(lines + code)
+    if not _AUTH_WORDS.search(everything):
+        return None
+    header = "Authorization"
+    scheme = ""
+    m = _API_KEY_HEADER.search(everything)
+    if _BEARER.search(everything):
+        scheme = "bearer"
+    elif _BASIC.search(everything):
+        scheme = "basic"
+    elif _TOKEN_SCHEME.search(everything):
+        scheme = "token"
+    elif m or re.search(r"\bapi[\s_-]?key\b", everything, re.I):
+        scheme = "api-key"
+    if scheme == "api-key" and m:
+        header = m.group(1)
+    login = next(((mth, p) for mth, p in endpoints
+                  if mth == "POST" and _LOGIN_PATH.search(p)), None)
+    if not scheme and login is None:
+        return None
+    sentence = next((ln for ln in lines if _AUTH_WORDS.search(ln) and len(ln) > 20), "")
+    return AuthSpec(
+        scheme=scheme or "token",
+        header=header,
+        login_method=login[0] if login else None,
+        login_path=login[1] if login else None,
+        description=sentence[:300],
+    )
+
+
+_ERROR_LABEL = re.compile(r"\berror|\bfailure|\bexception|错误|异常|失败", re.I)
+
+
+def error_format(blocks: list[Block]) -> Any:
+    """The first JSON block under a heading or label that talks about errors."""
+    label = ""
+    for b in blocks:
+        if b.kind in ("heading", "text"):
+            label = plain(b.text)
+            continue
+        if b.kind != "code" or not _ERROR_LABEL.search(label):
+            continue
+        s = b.text.strip()
+        if s.startswith(("{", "[")):
+            try:
+                return json.loads(s)
+            except ValueError:
+                return s
+    return None

@@ -1,0 +1,174 @@
+"""`extract_spec`: a requirement document → `Spec` (pure), and the thin `load_spec`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from pipeline.records import Endpoint, Param, Spec
+from pipeline.spec import docinfo
+from pipeline.spec.details import Details, read_details
+from pipeline.spec.endpoints import Mention, find_mentions
+from pipeline.spec.markdown import Block, parse_blocks, plain, plain_lines
+from pipeline.spec.paths import ENDPOINT_RE, METHODS, TARGET_ONLY_RE, apply_base
+from pipeline.spec.schema import auth_marker
+
+Key = tuple[str, str]
+
+_ALL_REQUIRE = re.compile(
+    r"\b(?:all|every|each)\b[^.。]*\b(?:endpoints?|routes?|requests?|apis?|operations?|calls?)\b"
+    r"[^.。]*\brequire|(?:所有|全部|其余|其他)(?:的)?(?:接口|请求|API)[^。]*需要",
+    re.I,
+)
+_OPEN_PATH = re.compile(r"log-?in|sign-?(?:in|up)|register|/token\b|/health|/auth\b|登录|注册",
+                        re.I)
+_NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)、]?|[A-Za-z][.)])\s+")
+
+
+def _key(m: Mention, base: str) -> Key:
+    path = m.target.path if m.target.absolute else apply_base(m.target.path, base)
+    return (m.method, path)
+
+
+def _structure(blocks: list[Block]) -> list[int]:
+    heading_of: list[int] = []
+    current = -1
+    for i, b in enumerate(blocks):
+        if b.kind == "heading":
+            current = i
+        heading_of.append(current)
+    return heading_of
+
+
+def _owned(blocks: list[Block], heading_of: list[int], m: Mention, key: Key,
+           keys_at: dict[int, set[Key]]) -> list[Block]:
+    b = m.block
+    anchor = b if blocks[b].kind == "heading" else heading_of[b]
+    level = blocks[anchor].level if anchor >= 0 else 0
+    start = b + 1 if blocks[b].kind == "heading" else b
+    stop = start
+    while stop < len(blocks):
+        blk = blocks[stop]
+        if stop > b and blk.kind == "heading" and blk.level <= level:
+            break
+        if stop > b and keys_at.get(stop, set()) - {key}:
+            break
+        stop += 1
+    return blocks[start:stop]
+
+
+def _clean_summary(text: str) -> str:
+    text = _NUMBERING.sub("", text.strip(" \t-–—:|#"))
+    return text.strip(" \t-–—:：|")[:200]
+
+
+def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list[Block],
+             keys_at: dict[int, set[Key]]) -> str:
+    if m.col <= 2 and m.summary and re.search(r"[A-Za-z\u4e00-\u9fff]{3}", m.summary):
+        return _clean_summary(m.summary)
+    anchor = heading_of[m.block] if blocks[m.block].kind != "heading" else -1
+    section_keys = set().union(*(k for b, k in keys_at.items() if heading_of[b] == anchor))
+    if len(section_keys) > 1:
+        return ""
+    if anchor >= 0 and anchor not in keys_at:
+        text = plain(blocks[anchor].text).strip()
+        if not re.fullmatch(rf"\[?{METHODS}\]?", text) and not TARGET_ONLY_RE.match(text):
+            return _clean_summary(text)
+    first = next((b for b in owned if b.kind != "heading"), None)
+    if first is None or first.kind != "text":
+        return ""
+    ln = next((x for x in plain_lines(first.text) if x), "")
+    if (re.search(r"[A-Za-z\u4e00-\u9fff]{3}", ln) and not ENDPOINT_RE.search(ln)
+            and not re.match(r"^[^:：]{1,20}[:：]", ln) and not ln.endswith((":", "："))):
+        return _clean_summary(ln)
+    return ""
+
+
+def _table_details(m: Mention, d: Details) -> None:
+    if not d.summary and m.summary:
+        d.summary = _clean_summary(m.summary)
+    for h, cell in zip(m.header, m.row, strict=False):
+        if re.search(r"auth|protected|login|token|认证|鉴权|登录|权限", h, re.I):
+            if re.fullmatch(r"\s*(?:no|none|false|public|-|—|✗|✘|×|否|无|不需要)\s*", cell, re.I):
+                d.auth_required = False
+            elif cell.strip():
+                flag = auth_marker(f"auth: {cell}")
+                d.auth_required = True if flag is None else flag
+            else:
+                d.auth_required = False
+
+
+def _params(key: Key, mentions: list[Mention], documented: list[Param]) -> list[Param]:
+    params = list(documented)
+    names = {(p.name, p.location) for p in params}
+    for name in re.findall(r"\{([^{}]+)\}", key[1]):
+        if (name, "path") not in names:
+            params.append(Param(name=name, location="path", required=True))
+            names.add((name, "path"))
+    for m in mentions:
+        for q in m.target.query:
+            if (q, "query") not in names:
+                params.append(Param(name=q, location="query"))
+                names.add((q, "query"))
+    return params
+
+
+def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of: list[int],
+              keys_at: dict[int, set[Key]]) -> Endpoint:
+    d = Details()
+    # an endpoint's own section (heading, split fields) speaks before passing mentions
+    rank = {"heading": 0, "field": 1, "code": 2, "table": 3, "text": 4, "curl": 5}
+    for m in sorted(mentions, key=lambda m: rank[m.source]):
+        if m.source == "table":
+            _table_details(m, d)
+            continue
+        owned = _owned(blocks, heading_of, m, key, keys_at)
+        if m.source == "heading" and d.auth_required is None:
+            d.auth_required = auth_marker(plain(blocks[m.block].text))
+        if not d.summary:
+            d.summary = _summary(blocks, heading_of, m, owned, keys_at)
+        read_details(key[0], owned, d)
+    return Endpoint(
+        method=key[0], path=key[1], summary=d.summary,
+        params=_params(key, mentions, d.params),
+        request_schema=d.request_schema, request_example=d.request_example,
+        response_schema=d.response_schema, response_example=d.response_example,
+        response_examples=d.response_examples,
+        status_codes=dict(sorted(d.status_codes.items())),
+        auth_required=d.auth_required, line=mentions[0].line,
+    )
+
+
+def extract_spec(markdown_text: str) -> Spec:
+    """The endpoint spec a human expert reads from a requirement document."""
+    blocks = parse_blocks(markdown_text)
+    base = docinfo.base_path(blocks)
+    heading_of = _structure(blocks)
+    by_key: dict[Key, list[Mention]] = {}
+    keys_at: dict[int, set[Key]] = {}
+    for m in find_mentions(blocks):
+        key = _key(m, base)
+        by_key.setdefault(key, []).append(m)
+        keys_at.setdefault(m.block, set()).add(key)
+    endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at) for k, ms in by_key.items()]
+    auth = docinfo.auth(blocks, list(by_key))
+    if auth is not None and any(_ALL_REQUIRE.search(ln) for ln in docinfo.doc_text_lines(blocks)):
+        for ep in endpoints:
+            if ep.auth_required is None:
+                ep.auth_required = not _OPEN_PATH.search(ep.path)
+    return Spec(
+        title=docinfo.title(blocks), port=docinfo.port(blocks), base_path=base,
+        language=docinfo.language(blocks), auth=auth,
+        error_format=docinfo.error_format(blocks), endpoints=endpoints,
+    )
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Read a README from disk and extract its spec (the only I/O in this package)."""
+    return extract_spec(Path(path).read_text(encoding="utf-8", errors="replace"))
+
+
+def spec_json(spec: Spec) -> list[dict[str, Any]]:
+    """The `repogenesis spec --json` payload: one object per endpoint, method and path first."""
+    return [ep.model_dump(mode="json", exclude={"line"}) for ep in spec.endpoints]

@@ -1,0 +1,151 @@
+"""HTTP methods, URL paths and their normalisation (pure functions)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+METHOD_NAMES = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+M = r"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)"
+_SEP = r"\s*(?:,|/|\||&|\+|\bor\b|\band\b|、|，)\s*"
+METHODS = rf"{M}(?:{_SEP}{M})*"
+
+# Host part of a target: full URL, bare localhost, a template variable for the base URL.
+HOST = (
+    r"(?:https?://[^\s/`'\"<>|)]+"
+    r"|(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d+)?"
+    r"|\{\{\s*[\w.-]+\s*\}\}|\$\{?[A-Za-z_]\w*\}?)"
+)
+# A path runs until whitespace, a quote, a backtick, a pipe or any non-ASCII character
+# (Chinese prose often follows a path without a space).
+PATH = r"/[^\s`'\"|\u0080-\uffff]*"
+TARGET = rf"(?:{HOST}(?:{PATH})?|{PATH})"
+
+_LEAD = r"(?<![A-Za-z0-9_/.\-])(?<!-X )(?<!-X)(?<!--request )(?<!--request=)"
+_VIA = (
+    r"(?:(?:request|call)s?[ \t]+(?:to|on|at|against)[ \t]+(?:the[ \t]+)?"
+    r"(?:(?:endpoint|url|path|route)[ \t]+)?)?"
+)
+# "GET /users", "GET|POST /items", "[GET] /x", "POST: /x", "a POST request to /login".
+ENDPOINT_RE = re.compile(
+    rf"{_LEAD}\[?(?P<methods>{METHODS})\]?(?:[ \t]*[:\-–—→][ \t]*|[ \t]+){_VIA}"
+    rf"(?!/\s+{M}\b)(?P<target>{TARGET})"
+)
+METHODS_ONLY_RE = re.compile(rf"^\s*\[?(?P<methods>{METHODS})\]?\s*$", re.I)
+TARGET_ONLY_RE = re.compile(rf"^\s*(?P<target>{TARGET})\s*$")
+_METHOD_WORD = re.compile(M, re.I)
+
+
+def split_methods(text: str) -> list[str]:
+    """'GET, PUT' / 'get|post' → ['GET', 'PUT'] in order, without repeats."""
+    out: list[str] = []
+    for m in _METHOD_WORD.findall(text):
+        if m.upper() not in out:
+            out.append(m.upper())
+    return out
+
+
+def trim_target(raw: str) -> str:
+    """Drop sentence punctuation glued to the end of a path ('GET /users.' → '/users')."""
+    p = raw
+    pairs = {")": "(", "]": "[", "}": "{", ">": "<"}
+    while p and p[-1] in ".,;:!?)]}>*":
+        c = p[-1]
+        if c in pairs and p.count(pairs[c]) >= p.count(c):
+            break
+        if c == "*" and p.endswith("/*"):
+            break
+        p = p[:-1]
+    return p
+
+
+@dataclass(frozen=True)
+class Target:
+    """A normalised request target."""
+
+    path: str
+    absolute: bool = False  # written as a full URL: the base path is already in it
+    query: tuple[str, ...] = field(default=())
+
+
+_HOST_PREFIX = re.compile(
+    r"^(?:https?://[^/?#\s]+|(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d+)?)"
+)
+_VAR_PREFIX = re.compile(r"^(?:\{\{\s*[\w.-]+\s*\}\}|\$\{?[A-Za-z_]\w*\}?)")
+_COLON_PARAM = re.compile(r"(?<=/):([A-Za-z_][\w-]*)(?:\([^)/]*\))?")
+_ANGLE_PARAM = re.compile(r"<(?:[A-Za-z_][\w.]*:)?([A-Za-z_][\w-]*)>")
+_BRACE_PARAM = re.compile(r"\{\s*([A-Za-z_][\w-]*)\s*(?::(?:[^{}]|\{[^{}]*\})*)?\}")
+_DOUBLE_BRACE = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}")
+_DOLLAR_PARAM = re.compile(r"\$\{([A-Za-z_][\w-]*)\}")
+_BARE_DOLLAR = re.compile(r"(?<=/)\$([A-Za-z_]\w*)(?=/|$)")
+_SQUARE_PARAM = re.compile(r"(?<=/)\[(?:\.\.\.)?([A-Za-z_][\w-]*)\](?=/|$)")
+
+
+def normalise_params(path: str) -> str:
+    """`:id`, `<id>`, `<int:id>`, `{id:int}`, `{{id}}`, `${id}`, `[id]` → `{id}`."""
+    path = _DOUBLE_BRACE.sub(r"{\1}", path)
+    path = _DOLLAR_PARAM.sub(r"{\1}", path)
+    path = _BARE_DOLLAR.sub(r"{\1}", path)
+    path = _COLON_PARAM.sub(r"{\1}", path)
+    path = _ANGLE_PARAM.sub(r"{\1}", path)
+    path = _BRACE_PARAM.sub(r"{\1}", path)
+    return _SQUARE_PARAM.sub(r"{\1}", path)
+
+
+def _query_names(query: str) -> tuple[str, ...]:
+    names: list[str] = []
+    for part in re.split(r"[&;]", query):
+        name = part.split("=", 1)[0].strip()
+        name = re.sub(r"^\{|\}$", "", name)
+        if re.fullmatch(r"[A-Za-z_][\w.\-\[\]]*", name) and name not in names:
+            names.append(name)
+    return tuple(names)
+
+
+def normalise_target(raw: str) -> Target | None:
+    """A written target (URL or path) → path with `{name}` params, query names split off.
+
+    Scheme, host and port are removed; hyphens, dots and trailing slashes are kept.
+    """
+    s = trim_target(raw.strip())
+    absolute = False
+    m = _HOST_PREFIX.match(s)
+    if m:
+        s, absolute = s[m.end():], True
+    else:
+        m = _VAR_PREFIX.match(s)
+        if m:
+            s = s[m.end():]
+    s = s.split("#", 1)[0]
+    query: tuple[str, ...] = ()
+    templates = re.findall(r"\{[?&]([^}]*)\}", s)
+    if templates:
+        s = re.sub(r"\{[?&][^}]*\}", "", s)
+        query = _query_names("&".join(t.replace(",", "&") for t in templates))
+    if "?" in s:
+        s, q = s.split("?", 1)
+        query = query + _query_names(q)
+    if not s:
+        s = "/"
+    if not s.startswith("/"):
+        return None
+    s = normalise_params(s)
+    if re.search(r"[<>]", s):
+        return None
+    return Target(s, absolute, query)
+
+
+def normalise_base(raw: str) -> str:
+    """'http://localhost:8080/api/v1/' → '/api/v1'; a bare host → ''."""
+    t = normalise_target(raw)
+    if t is None:
+        return ""
+    return t.path.rstrip("/")
+
+
+def apply_base(path: str, base: str) -> str:
+    """Prefix a relative path with the base path, unless it already starts with it."""
+    base = base.rstrip("/")
+    if not base or path == base or path.startswith(base + "/"):
+        return path
+    return base + path

@@ -1,0 +1,140 @@
+"""JSON bodies, field tables → parameters and JSON schemas, auth markers (pure helpers)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pipeline.records import Param
+from pipeline.spec.markdown import plain
+
+_NAME_H = re.compile(r"(?:^|\s)(?:field|name|param(?:eter)?|key|property|attribute|argument)s?\b"
+                     r"|^(?:参数|参数名|参数名称|字段|字段名|名称|属性)", re.I)
+_TYPE_H = re.compile(r"type|类型", re.I)
+_REQ_H = re.compile(r"required|mandatory|optional|必填|必须|必需|是否必|必选", re.I)
+_DESC_H = re.compile(r"desc|meaning|note|comment|detail|说明|描述|备注|含义", re.I)
+_IN_H = re.compile(r"^(?:in|location|位置|参数位置|类别)$", re.I)
+_TYPES = [
+    (r"int|long|integer|整|short", "integer"),
+    (r"float|double|number|decimal|numeric|数字|浮点|小数", "number"),
+    (r"bool|布尔", "boolean"),
+    (r"array|list|\[\]|数组|列表", "array"),
+    (r"object|dict|map|json|对象", "object"),
+    (r"str|text|date|time|uuid|email|url|字符|文本|日期", "string"),
+]
+
+
+def json_type(raw: str | None) -> str | None:
+    """'int' / 'String' / '整数' → a JSON schema type (None when unknown)."""
+    if not raw:
+        return None
+    for pattern, name in _TYPES:
+        if re.search(pattern, raw, re.I):
+            return name
+    return None
+
+
+def required_flag(text: str) -> bool | None:
+    low = text.strip().lower()
+    if re.search(r"optional|\bno\b|\bfalse\b|^n$|否|可选|非必", low):
+        return False
+    if re.search(r"required|mandatory|\byes\b|\btrue\b|^y$|是|必填|必须|必需|✓|✔|√", low):
+        return True
+    return None
+
+
+_COMMENT = re.compile(r"(?<![:\"'\w])\s*(?://|#).*$", re.M)
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+
+def parse_json(text: str) -> Any:
+    """A JSON body as written in a document; tolerates comments and trailing commas."""
+    s = text.strip()
+    if not s or s[0] not in "{[":
+        return None
+    try:
+        return json.loads(s)
+    except ValueError:
+        pass
+    cleaned = _TRAILING_COMMA.sub(r"\1", _COMMENT.sub("", s))
+    cleaned = re.sub(r"^\s*\.\.\.\s*,?\s*$", "", cleaned, flags=re.M)
+    try:
+        return json.loads(_TRAILING_COMMA.sub(r"\1", cleaned))
+    except ValueError:
+        return s
+
+
+def _col(header: list[str], pattern: re.Pattern[str]) -> int | None:
+    return next((i for i, h in enumerate(header) if pattern.search(h)), None)
+
+
+def field_table(rows: tuple[tuple[str, ...], ...]) -> tuple[list[Param], dict[str, Any]] | None:
+    """A parameter/field table → params and an object schema; None for other tables."""
+    if len(rows) < 2:
+        return None
+    header = [plain(c).strip() for c in rows[0]]
+    name_c = _col(header, _NAME_H)
+    type_c, req_c, desc_c, in_c = (_col(header, p) for p in (_TYPE_H, _REQ_H, _DESC_H, _IN_H))
+    if name_c is None or (type_c is None and desc_c is None and req_c is None):
+        return None
+    params: list[Param] = []
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for raw in rows[1:]:
+        cells = [plain(c).strip() for c in raw] + [""] * len(header)
+        name = cells[name_c].strip("*` ")
+        if not re.fullmatch(r"[A-Za-z_][\w.\[\]-]*", name):
+            continue
+        typ = cells[type_c] if type_c is not None else None
+        req = required_flag(cells[req_c]) if req_c is not None else None
+        if req is None and cells[name_c].rstrip().endswith("*"):
+            req = True
+        desc = cells[desc_c] if desc_c is not None else ""
+        loc = cells[in_c].lower() if in_c is not None else ""
+        location = next((x for x in ("path", "query", "header", "body") if x in loc), "query")
+        params.append(Param(name=name, location=location, type=typ or None, required=req,
+                            description=desc))  # type: ignore[arg-type]
+        if "." in name or "[" in name:
+            continue
+        prop: dict[str, Any] = {}
+        if json_type(typ):
+            prop["type"] = json_type(typ)
+        if desc:
+            prop["description"] = desc
+        props[name] = prop
+        if req:
+            required.append(name)
+    if not params:
+        return None
+    schema: dict[str, Any] = {"type": "object", "properties": props}
+    if required:
+        schema["required"] = required
+    return params, schema
+
+
+_AUTH_NO = re.compile(
+    r"auth(?:entication|orization)?\s*(?:required|needed)?\s*[:：]\s*(?:no|none|false|not\s+required"
+    r"|public|n/a)\b|\bno\s+auth(?:entication)?\b|\bpublic\s+endpoint\b|\bwithout\s+auth"
+    r"|\bdoes\s+not\s+require\s+(?:auth|a\s+token)|无需(?:认证|登录|鉴权|授权|token|令牌)"
+    r"|不需要(?:认证|登录|鉴权|授权|token|令牌)|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*否",
+    re.I,
+)
+_AUTH_YES = re.compile(
+    r"auth(?:entication)?\s*(?:required|needed)?\s*[:：]\s*(?:yes|true|required|bearer"
+    r"|token|jwt|api[\s-]?key)\b|\brequires?\s+(?:an?\s+)?(?:valid\s+)?(?:auth\w*|login|token"
+    r"|bearer|jwt|api[\s-]?key|access\s+token)|\bauth(?:entication)?\s+required\b|🔒"
+    r"|\bprotected\b|需要(?:认证|登录|鉴权|授权|token|令牌|Token)"
+    r"|\b(?:token|auth\w*|login|api[\s-]?key)\s+(?:is\s+)?required\b"
+    r"|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*是",
+    re.I,
+)
+
+
+def auth_marker(text: str) -> bool | None:
+    """True/False when a line says an endpoint needs (or not) authentication."""
+    if _AUTH_NO.search(text):
+        return False
+    if _AUTH_YES.search(text):
+        return True
+    return None
