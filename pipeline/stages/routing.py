@@ -1,0 +1,145 @@
+"""Routing: where a reviewed test-case version goes next, and why. Pure, no I/O.
+
+The order of the checks is the life cycle of DESIGN.md, and it matters:
+1. the execution gate first — a test that does not pass on the oracle (every run passed) is
+   wrong or flaky whatever the reviewers think, so it is refined with the failure, and
+   discarded as `fails_on_oracle` once the round budget is spent;
+2. three valid reviews are needed before the numbers mean anything — with fewer, a verified
+   case goes to the Area Chair and a train case (no Area Chair there) is discarded `invalid`;
+3. reviewers who disagree by more than `conflict_spread` points go to the Area Chair
+   (verified) or are discarded as `conflict` (train);
+4. consistent and mean >= `accept_mean` → accepted; below → refine, and discarded as
+   `low_quality` once the round budget is spent.
+
+Rounds count from 0 (the generated version); `round >= max_rounds` means no refine is left.
+`split` is the split actually assigned: an `auto` task is routed as whatever it resolved to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.records import Evidence, Review, RouteDecision
+
+REVIEWERS_NEEDED = 3
+_OUTPUT_CHARS = 160
+
+
+def route_case(
+    evidence: Evidence | None,
+    reviews: list[Review],
+    round: int,
+    split: str,
+    *,
+    max_rounds: int = 5,
+    accept_mean: float = 7.0,
+    conflict_spread: int = 3,
+) -> RouteDecision:
+    """Route one case version from its oracle evidence and its reviews (see module doc)."""
+    if split not in ("verified", "train"):
+        raise ValueError(f"route a case with its resolved split (verified|train), not {split!r}")
+    case_id = evidence.case_id if evidence is not None else _case_id(reviews)
+    for r in reviews:
+        if (r.case_id, r.round) != (case_id, round):
+            raise ValueError(f"review of {r.case_id} round {r.round} given for {case_id} "
+                             f"round {round}")
+    valid = _latest_valid(reviews)
+    totals = [r.scores.total for r in valid if r.scores is not None]
+    mean = sum(totals) / len(totals) if totals else None
+    spread = max(totals) - min(totals) if totals else None
+    last_round = round >= max_rounds
+
+    def decide(route: str, reason: str, discard: str | None = None) -> RouteDecision:
+        return RouteDecision(case_id=case_id, round=round, route=route, reason=reason,
+                             discard_reason=discard, mean=mean, spread=spread)
+
+    failure = _oracle_failure(evidence)
+    if failure is not None:
+        if last_round:
+            return decide("discarded", f"{failure}; no refine left (round {round} of "
+                          f"{max_rounds})", "fails_on_oracle")
+        return decide("refine", failure)
+
+    if len(valid) < REVIEWERS_NEEDED:
+        why = _invalid_reason(reviews, len(valid))
+        if split == "verified":
+            return decide("area_chair", why)
+        return decide("discarded", f"{why}; train split has no Area Chair", "invalid")
+
+    shown = ", ".join(str(t) for t in totals)
+    if max(totals) - min(totals) > conflict_spread:
+        why = f"spread {max(totals) - min(totals)} > {conflict_spread} (totals {shown})"
+        if split == "verified":
+            return decide("area_chair", why)
+        return decide("discarded", f"{why}; train split has no Area Chair", "conflict")
+
+    average = sum(totals) / len(totals)
+    if sum(totals) >= accept_mean * len(totals) - 1e-9:  # exact for integer totals
+        return decide("accepted", f"mean {_num(average, accept_mean)} >= {_num(accept_mean)} "
+                      f"(totals {shown})")
+    why = f"mean {_num(average, accept_mean)} < {_num(accept_mean)} (totals {shown})"
+    if last_round:
+        return decide("discarded", f"{why}; no refine left (round {round} of {max_rounds})",
+                      "low_quality")
+    return decide("refine", why)
+
+
+def _case_id(reviews: Sequence[Review]) -> str:
+    if not reviews:
+        raise ValueError("route_case needs evidence or at least one review to know the case")
+    return reviews[0].case_id
+
+
+def _latest_valid(reviews: Sequence[Review]) -> list[Review]:
+    """One review per reviewer (the last given wins): a retried reviewer is not a second
+    independent opinion. Reviews without scores are the reviewer's failure, not a vote."""
+    by_reviewer = {r.reviewer: r for r in reviews}
+    return [r for r in by_reviewer.values() if r.scores is not None]
+
+
+def _oracle_failure(evidence: Evidence | None) -> str | None:
+    """None when every run passed on the oracle, else a sentence naming the failure."""
+    if evidence is None:
+        return "not executed on the oracle (no evidence)"
+    if not evidence.runs:
+        return "not executed on the oracle (no runs recorded)"
+    if evidence.passed:
+        return None
+    n = len(evidence.runs)
+    bad = [(i, r) for i, r in enumerate(evidence.runs, 1) if r.outcome != "passed"]
+    i, first = bad[0]
+    detail = _last_line(first.output)
+    where = f"run {i} of {n}: {first.outcome}" + (f": {detail}" if detail else "")
+    if len(bad) < n:
+        return f"flaky on the oracle: passed {n - len(bad)} of {n} runs ({where})"
+    return f"fails on the oracle ({where})"
+
+
+def _last_line(output: str) -> str:
+    """The most telling line of pytest output: the last `E ` assertion line, else the last."""
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ln.startswith("E ")]
+    line = (errors or lines or [""])[-1]
+    return line if len(line) <= _OUTPUT_CHARS else line[: _OUTPUT_CHARS - 1] + "…"
+
+
+def _invalid_reason(reviews: Sequence[Review], n_valid: int) -> str:
+    failed = [r for r in {r.reviewer: r for r in reviews}.values() if r.scores is None]
+    named = "; ".join(f"{r.reviewer} failed" + (f" ({r.error})" if r.error else "")
+                      for r in failed)
+    missing = REVIEWERS_NEEDED - n_valid - len(failed)
+    parts = [named] if named else []
+    if missing > 0:
+        parts.append(f"{missing} review{'s' if missing > 1 else ''} missing")
+    return f"only {n_valid} of {REVIEWERS_NEEDED} valid reviews: " + "; ".join(parts)
+
+
+def _num(x: float, threshold: float | None = None) -> str:
+    """Short decimal for a reason; with a threshold, enough digits that the shown number
+    stays on the same side of it (6.99 is never printed as "7" next to "< 7")."""
+    for digits in (1, 2, 3, 6):
+        shown = float(f"{x:.{digits}f}")
+        if threshold is None or (shown >= threshold) == (x >= threshold - 1e-9):
+            break
+    text = f"{x:.{digits}f}".rstrip("0").rstrip(".")
+    return text or "0"

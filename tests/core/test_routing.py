@@ -1,0 +1,184 @@
+"""route_case at every boundary of the life cycle, with hand-worked totals."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.records import Evidence, Review, RunResult, Scores
+from pipeline.stages.routing import route_case
+
+CASE = "t1::test_create_item"
+
+
+def scores(total: int) -> Scores:
+    """A valid rubric score with the given total (fills correctness, coverage, then the rest)."""
+    parts, left = [], total
+    for cap in (3, 3, 2, 2):
+        parts.append(min(cap, left))
+        left -= parts[-1]
+    assert left == 0
+    return Scores(correctness=parts[0], coverage=parts[1], readability=parts[2],
+                  relevance=parts[3])
+
+
+def reviews(*totals: int | None, round: int = 0) -> list[Review]:
+    return [
+        Review(case_id=CASE, round=round, reviewer=f"r{i}",
+               scores=None if t is None else scores(t), rubric_hash="h",
+               error="timeout after 60s" if t is None else None)
+        for i, t in enumerate(totals)
+    ]
+
+
+def passed(round: int = 0, runs: int = 2) -> Evidence:
+    return Evidence(case_id=CASE, round=round,
+                    runs=[RunResult(outcome="passed") for _ in range(runs)])
+
+
+def route(totals: tuple[int | None, ...], *, round: int = 0, split: str = "verified",
+          evidence: Evidence | None = None, **kw):
+    ev = evidence if evidence is not None else passed(round)
+    return route_case(ev, reviews(*totals, round=round), round, split, **kw)
+
+
+# --- accept / refine threshold ---------------------------------------------------------------
+
+def test_mean_exactly_seven_is_accepted() -> None:
+    d = route((6, 7, 8))  # 21 / 3 = 7.0, spread 2
+    assert d.route == "accepted" and d.discard_reason is None
+    assert d.mean == 7.0 and d.spread == 2
+    assert d.reason == "mean 7 >= 7 (totals 6, 7, 8)"
+
+
+def test_mean_just_below_seven_is_refined() -> None:
+    d = route((6, 7, 6))  # 19 / 3 = 6.333
+    assert d.route == "refine"
+    assert d.reason == "mean 6.3 < 7 (totals 6, 7, 6)"
+    assert d.mean == pytest.approx(19 / 3)
+
+
+def test_mean_6_99_vs_7_0() -> None:
+    # 100 reviewers: 99 give 7, one gives 6 -> mean 6.99 (spread 1): below the bar
+    d = route((7,) * 99 + (6,))
+    assert d.route == "refine" and d.mean == pytest.approx(6.99)
+    assert d.reason.startswith("mean 6.99 < 7 ")  # never printed as "7 < 7"
+    assert route((7,) * 100).route == "accepted"
+
+
+def test_accept_mean_is_configurable() -> None:
+    assert route((6, 7, 6), accept_mean=6.3).route == "accepted"  # 6.333 >= 6.3
+
+
+# --- conflict --------------------------------------------------------------------------------
+
+def test_spread_exactly_three_is_not_a_conflict() -> None:
+    d = route((5, 8, 8))  # spread 3, mean 7
+    assert d.route == "accepted" and d.spread == 3
+
+
+def test_spread_four_goes_to_area_chair_on_verified() -> None:
+    d = route((4, 8, 8))  # spread 4 > 3, although mean 6.67
+    assert d.route == "area_chair" and d.discard_reason is None
+    assert d.reason == "spread 4 > 3 (totals 4, 8, 8)"
+    assert d.spread == 4
+
+
+def test_spread_four_is_discarded_as_conflict_on_train() -> None:
+    d = route((4, 8, 8), split="train")
+    assert (d.route, d.discard_reason) == ("discarded", "conflict")
+    assert "spread 4 > 3" in d.reason and "no Area Chair" in d.reason
+
+
+def test_conflict_wins_over_a_high_mean() -> None:
+    assert route((6, 10, 10)).route == "area_chair"  # mean 8.67 but spread 4
+
+
+def test_auto_split_must_be_resolved_first() -> None:
+    with pytest.raises(ValueError, match="resolved split"):
+        route((7, 7, 7), split="auto")
+
+
+# --- rounds ----------------------------------------------------------------------------------
+
+def test_low_mean_at_round_4_refines_at_round_5_discards() -> None:
+    assert route((5, 5, 5), round=4).route == "refine"
+    d = route((5, 5, 5), round=5)
+    assert (d.route, d.discard_reason) == ("discarded", "low_quality")
+    assert d.reason == "mean 5 < 7 (totals 5, 5, 5); no refine left (round 5 of 5)"
+
+
+def test_max_rounds_is_configurable() -> None:
+    assert route((5, 5, 5), round=2, max_rounds=2).discard_reason == "low_quality"
+
+
+def test_accepted_at_last_round_is_still_accepted() -> None:
+    assert route((7, 7, 7), round=5).route == "accepted"
+
+
+# --- execution gate --------------------------------------------------------------------------
+
+def failing(round: int = 0) -> Evidence:
+    out = "def test_x():\n>   assert r.status_code == 201\nE   assert 404 == 201\n"
+    return Evidence(case_id=CASE, round=round,
+                    runs=[RunResult(outcome="failed", output=out)] * 2)
+
+
+def test_failing_on_oracle_refines_with_the_failure_even_if_reviewers_love_it() -> None:
+    d = route((10, 10, 10), evidence=failing())
+    assert d.route == "refine"
+    assert d.reason == "fails on the oracle (run 1 of 2: failed: E   assert 404 == 201)"
+
+
+def test_failing_on_oracle_at_round_5_is_discarded() -> None:
+    assert route((10, 10, 10), round=4, evidence=failing(4)).route == "refine"
+    d = route((10, 10, 10), round=5, evidence=failing(5))
+    assert (d.route, d.discard_reason) == ("discarded", "fails_on_oracle")
+    assert d.reason.endswith("no refine left (round 5 of 5)")
+
+
+def test_flaky_evidence_is_never_accepted() -> None:
+    ev = Evidence(case_id=CASE, round=0, runs=[
+        RunResult(outcome="passed"), RunResult(outcome="timeout", output="timed out after 30s"),
+    ])
+    d = route((9, 9, 9), evidence=ev)
+    assert d.route == "refine"
+    assert d.reason == (
+        "flaky on the oracle: passed 1 of 2 runs (run 2 of 2: timeout: timed out after 30s)"
+    )
+
+
+def test_missing_or_empty_evidence_is_a_failure() -> None:
+    d = route_case(None, reviews(9, 9, 9), 0, "verified")
+    assert d.route == "refine" and "not executed" in d.reason
+    empty = Evidence(case_id=CASE, round=0, runs=[])
+    assert route((9, 9, 9), evidence=empty).route == "refine"
+
+
+# --- invalid reviews -------------------------------------------------------------------------
+
+def test_a_failed_reviewer_sends_verified_to_area_chair_naming_it() -> None:
+    d = route((8, None, 8))
+    assert d.route == "area_chair"
+    assert d.reason == "only 2 of 3 valid reviews: r1 failed (timeout after 60s)"
+
+
+def test_a_failed_reviewer_discards_train_as_invalid() -> None:
+    d = route((8, 8, None), split="train")
+    assert (d.route, d.discard_reason) == ("discarded", "invalid")
+    assert "r2 failed" in d.reason
+
+
+def test_missing_reviews_are_counted() -> None:
+    d = route((8, 8))
+    assert d.route == "area_chair" and d.reason == "only 2 of 3 valid reviews: 1 review missing"
+
+
+def test_a_retried_reviewer_counts_once() -> None:
+    rs = reviews(8, 8) + [reviews(8)[0]]  # r0 twice
+    d = route_case(passed(), rs, 0, "verified")
+    assert d.route == "area_chair"
+
+
+def test_reviews_of_another_round_are_refused() -> None:
+    with pytest.raises(ValueError):
+        route_case(passed(1), reviews(7, 7, 7, round=0), 1, "verified")
