@@ -16,6 +16,14 @@ from typing import Any
 
 from pipeline.records import Param
 from pipeline.spec.curl import parse_curls
+from pipeline.spec.inline import (
+    backticked_codes,
+    default_required,
+    joined,
+    json_spans,
+    keys_of,
+    prose_params,
+)
 from pipeline.spec.leaks import leak_reason
 from pipeline.spec.markdown import Block, plain, plain_lines
 from pipeline.spec.schema import (
@@ -31,19 +39,22 @@ _RESP = re.compile(r"respon|returns?\b|output|result|success|reply|example\s+res
                    r"返回|响应|出参|结果|成功", re.I)
 _ERR = re.compile(r"\berror|\bfail|invalid|not\s+found|错误|失败|异常", re.I)
 _REQ = re.compile(r"request|body|payload|input|param|请求|入参|参数|提交", re.I)
-_CODE_NUM = re.compile(r"(?<![\w.$/-])([1-5]\d{2})(?![\w.%/-])")
+_CODE_NUM = re.compile(r"(?<![\w.$/=-])([1-5]\d{2})(?![\w%/-]|\.\d)")
 _STATUS_BEFORE = re.compile(
     r"(?:status|code|http|状态码?|响应码|返回码|错误码|返回|响应)\W{0,6}$"
     r"|(?:respond|return|fail|answer)s?\s+(?:with\s+)?(?:an?\s+)?(?:http\s+)?\W{0,3}$",
     re.I,
 )
-_STATUS_LINE = re.compile(r"status|\bcodes?\b|respon|\bhttp\b|状态|响应|错误码", re.I)
+_STATUS_LINE = re.compile(r"status|\bcodes?\b|respon|\bhttp\b|状态|响应|错误码"
+                          r"|^\W*(?:errors?|failures?|错误|异常)\s*[:：]", re.I)
 _ZH_CLAUSE_TAIL = re.compile(r"(?:时|则|会|将)?(?:返回|响应|状态码|为|是)?\W*$")
 _PARAM_LABEL = re.compile(r"param|query|path|body|field|header|argument|参数|字段|请求头", re.I)
 _BULLET_PARAM = re.compile(
     r"^\s*(?:[-*+]\s+)?`?(?P<name>[A-Za-z_][\w.\[\]-]*)`?\*?\s*\((?P<meta>[^)]{1,60})\)"
     r"\s*[:\-–—]?\s*(?P<desc>.*)$"
 )
+_BULLET_DASH = re.compile(  # "- `category` — only items of this category"
+    r"^\s*(?:[-*+]\s+)?`(?P<name>[A-Za-z_][\w.\[\]-]*)`(?P<meta>)\s*(?:[—–:]|\s-)\s*(?P<desc>.*)$")
 _BODY_METHODS = ("POST", "PUT", "PATCH")
 
 
@@ -60,8 +71,9 @@ class Details:
     auth_required: bool | None = None
 
 
-def status_codes_in(line: str, table_status: bool = False) -> dict[int, str]:
-    """Status codes a line documents, with their meaning."""
+def status_codes_in(line: str, table_status: bool = False,
+                    forced: set[int] | frozenset[int] = frozenset()) -> dict[int, str]:
+    """Status codes a line documents, with their meaning (`forced`: codes known to be ones)."""
     found: dict[int, str] = {}
     for m in _CODE_NUM.finditer(line):
         code = int(m.group(1))
@@ -77,16 +89,32 @@ def status_codes_in(line: str, table_status: bool = False) -> dict[int, str]:
             is not None
         )
         if not (after.lower().startswith(phrase.lower()) or starts or table_status
-                or keyword_line or _STATUS_BEFORE.search(before)):
+                or keyword_line or _STATUS_BEFORE.search(before) or code in forced):
             continue
         clause = re.split(r"[，。；,;、\n]", before)[-1].strip()
         if re.search(r"[\u4e00-\u9fff]", clause) and not re.match(r"\w", after):
             meaning = _ZH_CLAUSE_TAIL.sub("", clause)
+            if not _clean_meaning(meaning) and re.match(r"\s*[，,]", line[m.end():]):
+                # "响应 `200`，返回笔记。": the meaning follows
+                meaning = re.split(r"[，。；,;（(]", line[m.end():].lstrip(" `，,"))[0]
         else:
             meaning = re.split(r"(?<=[.;。；])\s|[，。；]|(?=\s[1-5]\d{2}\b)", after, maxsplit=1)[0]
-        meaning = meaning.strip(" .;,`*|")[:120]
-        found.setdefault(code, meaning or phrase)
+        found.setdefault(code, _clean_meaning(meaning) or phrase)
     return found
+
+
+def _clean_meaning(meaning: str) -> str:
+    meaning = re.sub(r"^(?:(?:and|:|—|–|-)\s+)+", "", meaning.strip(" .;,`*|"))
+    if re.match(r"(?:with\s+|and\s+)?[{\[]", meaning) or re.fullmatch(
+            r"(?:errors?|responses?|returns?|with|and|错误|响应|返回|成功返回)\W*", meaning, re.I):
+        return ""
+    return meaning.strip(" .;,`*|")[:120]
+
+
+def _sentences(raw: str) -> list[str]:
+    """A paragraph as sentences (soft line breaks joined)."""
+    text = plain(joined(raw))
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9(])|(?<=[。！？])", text) if s.strip()]
 
 
 def _role(label: str) -> str | None:
@@ -105,11 +133,16 @@ def _label_status(label: str) -> int | None:
 
 
 def _merge_params(details: Details, params: list[Param]) -> None:
-    known = {(p.name, p.location) for p in details.params}
+    known = {(p.name, p.location): p for p in details.params}
     for p in params:
-        if (p.name, p.location) not in known:
+        old = known.get((p.name, p.location))
+        if old is None:
             details.params.append(p)
-            known.add((p.name, p.location))
+            known[(p.name, p.location)] = p
+            continue
+        old.required = p.required if old.required is None else old.required
+        old.type = old.type or p.type
+        old.description = old.description or p.description
 
 
 def _location(label: str, method: str, role: str | None) -> str:
@@ -128,21 +161,45 @@ class _Reader:
         self.method = method
         self.d = details
         self.label = ""
+        self.paragraph = ""  # the whole text block just read (for labels such as "Response 200:")
         self.unlabelled = 0
 
     def text(self, block: Block) -> None:
         lines = plain_lines(block.text)
         if block.kind == "heading":
             self.label = " ".join(lines)
-        for ln in lines:
+            self.paragraph = ""
+        forced = backticked_codes(block.text)
+        for ln in lines if block.kind == "heading" else _sentences(block.text):
             self.d.status_codes.update(
-                {k: v for k, v in status_codes_in(ln).items() if k not in self.d.status_codes})
+                {k: v for k, v in status_codes_in(ln, forced=forced).items()
+                 if k not in self.d.status_codes})
+        for ln in lines:
             self._auth(ln)
         if block.kind == "text":
+            self.paragraph = joined(block.text)
             if not self._bullet_params(block) and lines and lines[-1]:
                 self.label = lines[-1]
             for c in parse_curls(lines):
                 self._curl(c.headers, c.data)
+            _merge_params(self.d, prose_params(block.text, self.method))
+            for context, value in json_spans(block.text):
+                self._inline_json(context, value)
+
+    def _inline_json(self, context: str, value: Any) -> None:
+        role, code = _role(context), _label_status(context)
+        body = self.method in _BODY_METHODS
+        if isinstance(value, str):  # '{"title": ..., "year": ...}': keys only
+            if body and role == "request":
+                flag = default_required(self.paragraph)
+                _merge_params(self.d, [Param(name=k, location="body", required=flag)
+                                       for k in keys_of(value)])
+            return
+        if role is None and code is None:
+            return
+        if role == "request" and not body:
+            return
+        self._store(role or "response", value, code)
 
     def _auth(self, text: str) -> None:
         flag = auth_marker(text)
@@ -156,23 +213,27 @@ class _Reader:
         role = _role(self.label)
         params = []
         for raw in block.text.split("\n"):
-            m = _BULLET_PARAM.match(plain(raw))
+            m = _BULLET_PARAM.match(plain(raw)) or _BULLET_DASH.match(raw)
             if not m:
                 continue
-            meta = m.group("meta")
+            meta = m.group("meta") or ""
             if f"`{m.group('name')}`" not in raw and json_type(meta) is None \
                     and required_flag(meta) is None:
                 continue
             typ = re.split(r"[,;/]", meta)[0].strip() or None
             loc = _location(self.label, self.method, role)
+            flag = required_flag(meta) if meta else None
+            if flag is None:
+                flag = False if re.search(r"optional|可选|选填", self.label, re.I) else None
             params.append(Param(name=m.group("name"), location=loc,  # type: ignore[arg-type]
-                                type=typ, required=required_flag(meta),
-                                description=m.group("desc").strip()))
+                                type=typ, required=flag,
+                                description=plain(m.group("desc")).strip()))
         if role != "response":
             _merge_params(self.d, params)
         return bool(params)
 
     def table(self, block: Block) -> None:
+        self.paragraph = ""
         header = [plain(c).strip() for c in block.rows[0]] if block.rows else []
         table_status = any(re.search(r"status|code|状态|响应码", h, re.I) for h in header)
         for row in block.rows[1:]:
@@ -192,9 +253,14 @@ class _Reader:
         if role == "response":
             self.d.response_schema = self.d.response_schema or schema
             return
+        default = (False if re.search(r"\ball\s+optional|\(optional\)|可选|选填", label, re.I)
+                   else True if re.search(r"\ball\s+required|\(required\)", label, re.I)
+                   else None)
         for p in params:
             if p.location == "query" and loc != "query":
                 p.location = loc  # type: ignore[assignment]
+            if p.required is None:
+                p.required = default
         _merge_params(self.d, params)
         if loc == "body" and self.d.request_schema is None:
             self.d.request_schema = schema
@@ -234,6 +300,10 @@ class _Reader:
         if value is None:
             return
         label = f"{self.label} {block.info}"
+        first = (_sentences(self.paragraph) or [""])[0]
+        if (_role(label) is None or _label_status(label) is None) and _RESP.search(first):
+            label = f"{label} {first}"  # "Response `200`: the totals, rounded (see below)."
+        self.paragraph = ""
         role = _role(label)
         if role is None:
             self.unlabelled += 1

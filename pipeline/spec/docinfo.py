@@ -28,8 +28,8 @@ _BASE_PHRASE = re.compile(
 _BASE_ZH = re.compile(r"以\s*[`'\"]?(?P<v>/[\w./{}-]*)[`'\"]?\s*(?:为前缀|开头|作为前缀)"
                       r"|前缀(?:为|是|均为|统一为)\s*[`'\"]?(?P<w>/[\w./{}-]*)")
 _PORT = re.compile(
-    r"\bport\b\s*(?:number\s*)?(?:[:：=]|is|of|to)?\s*[`'\"*]*\s*(?P<p>\d{2,5})\b"
-    r"|端口(?:号)?\s*(?:[:：=]|为|是|号为)?\s*[`'\"*]*\s*(?P<q>\d{2,5})"
+    r"\bport\b\s*(?:number\s*)?(?:[:：=|]|is|of|to)?\s*[`'\"*]*\s*(?P<p>\d{2,5})\b"
+    r"|端口(?:号)?\s*(?:[:：=|]|为|是|号为)?\s*[`'\"*]*\s*(?P<q>\d{2,5})"
     r"|\b(?:listen(?:s|ing)?|runs?|running|served|serves|available)\s+on\s+"
     r"(?:port\s+)?:?(?P<r>\d{4,5})\b",
     re.I,

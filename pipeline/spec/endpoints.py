@@ -71,6 +71,7 @@ class Mention:
     block: int
     source: Source
     summary: str = ""
+    prefix: str = ""  # the text before the mention on its line
     header: tuple[str, ...] = ()
     row: tuple[str, ...] = ()
 
@@ -131,7 +132,7 @@ def _generic(scan: _Scan, text: str, line: int, bi: int, source: Source, col0: i
         rest = text[m.end():].strip(" \t-–—:|")
         for method in split_methods(m.group("methods")):
             scan.mentions.append(Mention(method, target, line, col0 + m.start(), bi, source,
-                                         summary=rest))
+                                         summary=rest, prefix=text[:m.start()]))
         found = True
     return found
 

@@ -7,22 +7,23 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.records import Endpoint, Param, Spec
-from pipeline.spec import docinfo
+from pipeline.spec import docinfo, enrich
 from pipeline.spec.details import Details, read_details
 from pipeline.spec.endpoints import Mention, find_mentions
+from pipeline.spec.inline import joined
 from pipeline.spec.markdown import Block, parse_blocks, plain, plain_lines
-from pipeline.spec.paths import ENDPOINT_RE, METHODS, TARGET_ONLY_RE, apply_base
+from pipeline.spec.paths import (
+    ENDPOINT_RE,
+    METHODS,
+    TARGET_ONLY_RE,
+    apply_base,
+    normalise_target,
+    split_methods,
+)
 from pipeline.spec.schema import auth_marker
 
 Key = tuple[str, str]
 
-_ALL_REQUIRE = re.compile(
-    r"\b(?:all|every|each)\b[^.。]*\b(?:endpoints?|routes?|requests?|apis?|operations?|calls?)\b"
-    r"[^.。]*\brequire|(?:所有|全部|其余|其他)(?:的)?(?:接口|请求|API)[^。]*需要",
-    re.I,
-)
-_OPEN_PATH = re.compile(r"log-?in|sign-?(?:in|up)|register|/token\b|/health|/auth\b|登录|注册",
-                        re.I)
 _NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)、]?|[A-Za-z][.)])\s+")
 
 
@@ -47,11 +48,14 @@ def _owned(blocks: list[Block], heading_of: list[int], m: Mention, key: Key,
     anchor = b if blocks[b].kind == "heading" else heading_of[b]
     level = blocks[anchor].level if anchor >= 0 else 0
     start = b + 1 if blocks[b].kind == "heading" else b
+    item = blocks[b].item if m.source == "text" else -1
     stop = start
     while stop < len(blocks):
         blk = blocks[stop]
         if stop > b and blk.kind == "heading" and blk.level <= level:
             break
+        if item >= 0 and blk.item != item:
+            break  # a mention in a list item owns that item only
         if stop > b and keys_at.get(stop, set()) - {key}:
             break
         stop += 1
@@ -63,10 +67,45 @@ def _clean_summary(text: str) -> str:
     return text.strip(" \t-–—:：|")[:200]
 
 
+_LETTERS = re.compile(r"[A-Za-z\u4e00-\u9fff]{3}")
+_LABEL = re.compile(r"^[\s>*+\-#|]*(?:\d+(?:\.\d+)*[.)、]?\s*)?"
+                    r"(?:[A-Za-z\u4e00-\u9fff][\w \u4e00-\u9fff]{0,24}[:：]\s*)?$")
+_STATUS_FIRST = re.compile(r"^\W*(?:[1-5]\d{2}\b|with\b)", re.I)
+
+
+def defining(m: Mention, blocks: list[Block]) -> bool:
+    """A mention that names its endpoint as the subject (heading, field, table row, a line
+    that starts with it or with a short label such as "Request:"), not a passing one."""
+    if m.source in ("heading", "field", "table"):
+        return True
+    if m.source != "text" or not _LABEL.match(m.prefix):
+        return False
+    lines = plain_lines(blocks[m.block].text)
+    idx = m.line - blocks[m.block].line
+    if 0 < idx < len(lines) and not m.prefix.strip():
+        prev = lines[idx - 1]
+        # "... as for\n`POST /orders`": the sentence started on the line above
+        starts = ENDPOINT_RE.search(prev)
+        ended = (re.search(r"[.:：。!?;；]$", prev)
+                 or (starts and _LABEL.match(prev[:starts.start()])))
+        return not prev or bool(ended)
+    return True
+
+
+def _sentence(text: str) -> str:
+    return re.split(r"(?<=[.;。；])\s|[；。]", text.strip(), maxsplit=1)[0]
+
+
 def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list[Block],
              keys_at: dict[int, set[Key]]) -> str:
-    if m.col <= 2 and m.summary and re.search(r"[A-Za-z\u4e00-\u9fff]{3}", m.summary):
-        return _clean_summary(m.summary)
+    if m.source == "heading":
+        for part in (m.prefix, m.summary):
+            if _LETTERS.search(part) and not _STATUS_FIRST.match(part):
+                return _clean_summary(_sentence(part))
+    elif m.source != "table" and defining(m, blocks):
+        rest = _clean_summary(m.summary)
+        if _LETTERS.search(rest) and not _STATUS_FIRST.match(rest):
+            return _clean_summary(_sentence(rest))
     anchor = heading_of[m.block] if blocks[m.block].kind != "heading" else -1
     section_keys = set().union(*(k for b, k in keys_at.items() if heading_of[b] == anchor))
     if len(section_keys) > 1:
@@ -78,10 +117,10 @@ def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list
     first = next((b for b in owned if b.kind != "heading"), None)
     if first is None or first.kind != "text":
         return ""
-    ln = next((x for x in plain_lines(first.text) if x), "")
-    if (re.search(r"[A-Za-z\u4e00-\u9fff]{3}", ln) and not ENDPOINT_RE.search(ln)
+    ln = _sentence(next((x for x in plain_lines(first.text) if x), ""))
+    if (_LETTERS.search(ln) and not ENDPOINT_RE.search(ln) and not _STATUS_FIRST.match(ln)
             and not re.match(r"^[^:：]{1,20}[:：]", ln) and not ln.endswith((":", "："))):
-        return _clean_summary(ln)
+        return _clean_summary(_sentence(ln))
     return ""
 
 
@@ -119,7 +158,9 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
     d = Details()
     # an endpoint's own section (heading, split fields) speaks before passing mentions
     rank = {"heading": 0, "field": 1, "code": 2, "table": 3, "text": 4, "curl": 5}
-    for m in sorted(mentions, key=lambda m: rank[m.source]):
+    # passing mentions are a last resort
+    own = [m for m in mentions if defining(m, blocks)] or mentions
+    for m in sorted(own, key=lambda m: rank[m.source]):
         if m.source == "table":
             _table_details(m, d)
             continue
@@ -140,23 +181,52 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
     )
 
 
+def _sentence_keys(sentence: str, base: str) -> set[Key]:
+    keys: set[Key] = set()
+    for m in ENDPOINT_RE.finditer(sentence):
+        target = normalise_target(m.group("target"))
+        if target is not None:
+            path = target.path if target.absolute else apply_base(target.path, base)
+            keys.update((method, path) for method in split_methods(m.group("methods")))
+    return keys
+
+
+def _enrich(endpoints: list[Endpoint], blocks: list[Block], by_key: dict[Key, list[Mention]],
+            heading_of: list[int], has_auth: bool, base: str) -> None:
+    sections: set[int] = set()
+    for ms in by_key.values():
+        for m in ms:
+            if defining(m, blocks) and m.source != "table":
+                head = m.block if blocks[m.block].kind == "heading" else heading_of[m.block]
+                sections.add(head)
+    sentences = [s for b in blocks if b.kind == "text"
+                 for s in re.split(r"(?<=[.!?。])\s+|(?<=。)", plain(joined(b.text)))]
+    statements = [(s, _sentence_keys(s, base)) for s in sentences if s.strip()]
+    enrich.doc_auth(endpoints, statements, has_auth)
+    objects = enrich.named_objects(blocks, sections)
+    for ep in endpoints:
+        enrich.file_examples(ep)
+        enrich.example_params(ep)
+    enrich.resolve_references(endpoints, objects)
+
+
 def extract_spec(markdown_text: str) -> Spec:
     """The endpoint spec a human expert reads from a requirement document."""
     blocks = parse_blocks(markdown_text)
     base = docinfo.base_path(blocks)
     heading_of = _structure(blocks)
     by_key: dict[Key, list[Mention]] = {}
-    keys_at: dict[int, set[Key]] = {}
     for m in find_mentions(blocks):
-        key = _key(m, base)
-        by_key.setdefault(key, []).append(m)
-        keys_at.setdefault(m.block, set()).add(key)
+        by_key.setdefault(_key(m, base), []).append(m)
+    # where each endpoint is defined; a passing mention ("the body follows POST /x") does not
+    # end the part of the document the endpoint around it owns
+    keys_at: dict[int, set[Key]] = {}
+    for key, ms in by_key.items():
+        for m in [m for m in ms if defining(m, blocks)] or ms:
+            keys_at.setdefault(m.block, set()).add(key)
     endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at) for k, ms in by_key.items()]
     auth = docinfo.auth(blocks, list(by_key))
-    if auth is not None and any(_ALL_REQUIRE.search(ln) for ln in docinfo.doc_text_lines(blocks)):
-        for ep in endpoints:
-            if ep.auth_required is None:
-                ep.auth_required = not _OPEN_PATH.search(ep.path)
+    _enrich(endpoints, blocks, by_key, heading_of, has_auth=auth is not None, base=base)
     return Spec(
         title=docinfo.title(blocks), port=docinfo.port(blocks), base_path=base,
         language=docinfo.language(blocks), auth=auth,

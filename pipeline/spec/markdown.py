@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from markdown_it import MarkdownIt
@@ -33,6 +33,7 @@ class Block:
     rows: tuple[tuple[str, ...], ...] = ()  # table rows, header first (raw inline text)
     row_lines: tuple[int, ...] = ()
     fenced: bool = True
+    item: int = -1  # which top-level list item the block sits in (-1: outside lists)
 
     @property
     def lang(self) -> str:
@@ -100,29 +101,40 @@ def parse_blocks(markdown_text: str) -> list[Block]:
     tokens = _MD.parse(markdown_text)
     blocks: list[Block] = []
     i = 0
+    depth = 0
+    item = -1
+    items = 0
     while i < len(tokens):
         tok = tokens[i]
+        if tok.type in ("bullet_list_open", "ordered_list_open"):
+            depth += 1
+        elif tok.type in ("bullet_list_close", "ordered_list_close"):
+            depth -= 1
+            item = -1 if depth == 0 else item
+        elif tok.type == "list_item_open" and depth == 1:
+            item = items
+            items += 1
         if tok.type == "heading_open":
             blocks.append(
                 Block("heading", _line(tok), tokens[i + 1].content, level=int(tok.tag[1:]))
             )
             i += 2
         elif tok.type == "paragraph_open":
-            blocks.append(Block("text", _line(tok), tokens[i + 1].content))
+            blocks.append(Block("text", _line(tok), tokens[i + 1].content, item=item))
             i += 2
         elif tok.type in ("fence", "code_block"):
             fenced = tok.type == "fence"
             blocks.append(
                 Block("code", _line(tok), tok.content,
-                      info=tok.info if fenced else "", fenced=fenced)
+                      info=tok.info if fenced else "", fenced=fenced, item=item)
             )
         elif tok.type == "html_block":
             text = _COMMENT.sub("", tok.content).strip()
             if text:
-                blocks.append(Block("text", _line(tok), text))
+                blocks.append(Block("text", _line(tok), text, item=item))
         elif tok.type == "table_open":
             block, i = _table(tokens, i)
-            blocks.append(block)
+            blocks.append(block if item < 0 else replace(block, item=item))
         i += 1
     return blocks
 

@@ -10,10 +10,13 @@ from pipeline.records import Param
 from pipeline.spec.markdown import plain
 
 _NAME_H = re.compile(r"(?:^|\s)(?:field|name|param(?:eter)?|key|property|attribute|argument)s?\b"
-                     r"|^(?:参数|参数名|参数名称|字段|字段名|名称|属性)", re.I)
+                     r"|^(?:查询|请求|路径)?(?:参数|参数名|参数名称|字段|字段名|名称|属性)"
+                     r"|^part$", re.I)
 _TYPE_H = re.compile(r"type|类型", re.I)
 _REQ_H = re.compile(r"required|mandatory|optional|必填|必须|必需|是否必|必选", re.I)
-_DESC_H = re.compile(r"desc|meaning|note|comment|detail|说明|描述|备注|含义", re.I)
+_DESC_H = re.compile(r"desc|meaning|note|comment|detail|rules?\b|constraints?"
+                     r"|说明|描述|备注|含义|规则|约束", re.I)
+_DESC_FLAG = re.compile(r"^\W*(?P<flag>required|mandatory|optional|必填|必须|选填|可选)", re.I)
 _IN_H = re.compile(r"^(?:in|location|位置|参数位置|类别)$", re.I)
 _TYPES = [
     (r"int|long|integer|整|short", "integer"),
@@ -37,7 +40,7 @@ def json_type(raw: str | None) -> str | None:
 
 def required_flag(text: str) -> bool | None:
     low = text.strip().lower()
-    if re.search(r"optional|\bno\b|\bfalse\b|^n$|否|可选|非必", low):
+    if re.search(r"optional|\bno\b|\bfalse\b|^n$|否|可选|选填|非必", low):
         return False
     if re.search(r"required|mandatory|\byes\b|\btrue\b|^y$|是|必填|必须|必需|✓|✔|√", low):
         return True
@@ -59,6 +62,7 @@ def parse_json(text: str) -> Any:
         pass
     cleaned = _TRAILING_COMMA.sub(r"\1", _COMMENT.sub("", s))
     cleaned = re.sub(r"^\s*\.\.\.\s*,?\s*$", "", cleaned, flags=re.M)
+    cleaned = re.sub(r",\s*(?:\.\.\.|…)(?=\s*[\]}])", "", cleaned)
     try:
         return json.loads(_TRAILING_COMMA.sub(r"\1", cleaned))
     except ValueError:
@@ -91,6 +95,9 @@ def field_table(rows: tuple[tuple[str, ...], ...]) -> tuple[list[Param], dict[st
         if req is None and cells[name_c].rstrip().endswith("*"):
             req = True
         desc = cells[desc_c] if desc_c is not None else ""
+        flag = _DESC_FLAG.match(desc) if req_c is None else None
+        if req is None and flag:
+            req = required_flag(flag.group("flag"))
         loc = cells[in_c].lower() if in_c is not None else ""
         location = next((x for x in ("path", "query", "header", "body") if x in loc), "query")
         params.append(Param(name=name, location=location, type=typ or None, required=req,

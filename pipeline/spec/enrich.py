@@ -1,0 +1,151 @@
+"""Details that need the whole document: named objects, doc-level auth rules, derived params.
+
+- A JSON example under a short name ("### Book", "**Event**", "Product:", "4.1 笔记（Note）")
+  is a named object; a success status described as "the created Book", "with the todo",
+  "a JSON array of orders" or "返回笔记" gets that object as its response example.
+- "All endpoints except `POST /login` require a token" / "除 `GET /health` 外，其余接口均需认证"
+  set `auth_required` on every endpoint the document does not mark itself.
+- Body fields of a JSON request example become body parameters when no table lists them.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from pipeline.records import Endpoint, Param
+from pipeline.spec.leaks import leak_reason
+from pipeline.spec.markdown import Block, plain, plain_lines
+from pipeline.spec.schema import json_type, parse_json
+
+_NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)、]?\s*)")
+_NOT_OBJECT = re.compile(r"respon|request|body|error|exception|fail|example\s+(?:request|call)"
+                         r"|format|returns?|请求|响应|返回|错误|异常|示例请求", re.I)
+_ALL_REQUIRE = re.compile(
+    r"\b(?:all|every|each|other|remaining)\b[^.。]*\b(?:endpoints?|routes?|requests?|apis?"
+    r"|operations?|calls?)\b[^.。]*\brequire|(?:所有|全部|其余|其他)(?:的)?(?:接口|请求|API)[^。]*需",
+    re.I,
+)
+_EXCEPT = re.compile(r"除(?:了)?|\bexcept\b|\bother\s+than\b|\bapart\s+from\b|\bbesides\b"
+                     r"|\bwith\s+the\s+exception\s+of\b", re.I)
+_OPEN_PATH = re.compile(r"log-?in|sign-?(?:in|up)|register|/token\b|/health|/auth\b|登录|注册",
+                        re.I)
+
+
+def _aliases(name: str) -> list[str]:
+    name = _NUMBERING.sub("", plain(name)).strip(" :：*#")
+    name = re.sub(r"^(?:resource|object|model|entity|schema|资源|对象)\s*[:：]\s*", "", name,
+                  flags=re.I)
+    name = re.sub(r"\s+(?:object|resource|model|entity|schema)$", "", name, flags=re.I)
+    parts = [p.strip() for p in re.split(r"[（()）]", name) if p.strip()]
+    out = set()
+    for p in parts:
+        out.add(p.lower())
+        words = p.split()
+        if 1 < len(words) <= 3:
+            out.add(words[-1].lower())
+    return [a for a in out if len(a) >= 2]
+
+
+def named_objects(blocks: list[Block], skip: set[int]) -> dict[str, Any]:
+    """alias → JSON example, for objects the document defines outside endpoint sections."""
+    found: dict[str, Any] = {}
+    heading, heading_at, text, text_at = "", -1, "", -1
+    for i, b in enumerate(blocks):
+        if b.kind == "heading":
+            heading, heading_at = b.text, i
+            continue
+        if b.kind == "text":
+            text, text_at = " ".join(x for x in plain_lines(b.text) if x), i
+            continue
+        if b.kind != "code" or heading_at in skip or leak_reason(b) is not None:
+            continue
+        value = parse_json(b.text)
+        if not isinstance(value, dict):
+            continue
+        name = ""
+        if text_at == i - 1 and len(text.split()) <= 3 and not re.search(r"example|示例", text,
+                                                                         re.I):
+            name = text
+        elif i - heading_at <= 3 and (text_at < heading_at or text_at == i - 1):
+            name = heading
+        if not name or _NOT_OBJECT.search(name):
+            continue
+        for alias in _aliases(name):
+            found.setdefault(alias, value)
+    return found
+
+
+def _reference(meaning: str, objects: dict[str, Any]) -> Any:
+    """The object a status meaning names first: "the created Book", "a JSON array of orders"."""
+    low = meaning.lower()
+    m = re.search(r"(?:array|list)\s+of\s+(?:all\s+)?(?:the\s+)?(\w+)", low)
+    if m:
+        word = m.group(1)
+        for alias in (word, word[:-1] if word.endswith("s") else word):
+            if alias in objects:
+                return [copy.deepcopy(objects[alias])]
+    if re.search(r"[\u4e00-\u9fff]", meaning):
+        hits = [a for a in objects if a in meaning[:12]]
+        return copy.deepcopy(objects[max(hits, key=len)]) if hits else None
+    m = re.search(r"\b(?:the|a|an)\s+([\w\s-]+)", low)
+    words = re.findall(r"[\w-]+", m.group(1) if m else low)[:3]
+    for size in (3, 2, 1):
+        for i in range(len(words) - size + 1):
+            phrase = " ".join(words[i:i + size])
+            if phrase in objects:
+                return copy.deepcopy(objects[phrase])
+    return None
+
+
+def resolve_references(endpoints: list[Endpoint], objects: dict[str, Any]) -> None:
+    """Success statuses that name a document object get it as their example."""
+    for ep in endpoints:
+        for code, meaning in ep.status_codes.items():
+            if 200 <= code < 300 and code not in ep.response_examples and code != 204:
+                value = _reference(meaning, objects) if objects else None
+                if value is not None:
+                    ep.response_examples[code] = value
+        if ep.response_example is None and ep.response_examples:
+            ok = [c for c in sorted(ep.response_examples) if c < 300]
+            if ok:
+                ep.response_example = ep.response_examples[ok[0]]
+
+
+def file_examples(ep: Endpoint) -> None:
+    """An unlabelled response example belongs to the documented success status."""
+    if ep.response_example is None or any(c < 300 for c in ep.response_examples):
+        return
+    ok = [c for c in sorted(ep.status_codes) if 200 <= c < 300]
+    code = ok[0] if ok else 200
+    ep.response_examples[code] = ep.response_example
+    ep.status_codes.setdefault(code, "OK" if code == 200 else "")
+
+
+def example_params(ep: Endpoint) -> None:
+    """Body fields of the request example as parameters (type from the value)."""
+    if ep.method not in ("POST", "PUT", "PATCH") or not isinstance(ep.request_example, dict):
+        return
+    known = {(p.name, p.location) for p in ep.params}
+    for name, value in ep.request_example.items():
+        if (name, "body") not in known and re.fullmatch(r"[A-Za-z_][\w.-]*", str(name)):
+            typ = "null" if value is None else json_type(type(value).__name__)
+            ep.params.append(Param(name=name, location="body", type=typ))
+
+
+def doc_auth(endpoints: list[Endpoint], statements: list[tuple[str, set[tuple[str, str]]]],
+             has_auth: bool) -> None:
+    """Apply "all endpoints require auth (except ...)" to endpoints that say nothing."""
+    for line, listed in statements:
+        if not _ALL_REQUIRE.search(line):
+            continue
+        excepted = listed if _EXCEPT.search(line) else set()
+        if not (has_auth or excepted):
+            continue
+        for ep in endpoints:
+            if ep.key in excepted:
+                ep.auth_required = False if ep.auth_required is None else ep.auth_required
+            elif ep.auth_required is None:
+                ep.auth_required = not (not excepted and _OPEN_PATH.search(ep.path))
+        return

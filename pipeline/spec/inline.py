@@ -1,0 +1,156 @@
+"""Details written inline in prose: JSON bodies in backticks, parameter lists, `NNN` codes.
+
+- "Body: `{"ids": ["<id>"]}`", "Response `200`: `{"status": "ok"}`" → (context, JSON) pairs;
+- "Query parameters: `folder` (only files in that folder), `limit` (1–200)" and
+  "`customer_email` required" → parameters;
+- codes written as inline code ("`404 not_found`", "`401`") are status codes whatever the
+  wording around them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pipeline.records import Param
+from pipeline.spec.markdown import plain
+from pipeline.spec.schema import json_type, parse_json, required_flag
+
+_SPAN = re.compile(r"`([^`]+)`")
+_JSON_SPAN = re.compile(r"`\s*([{\[][^`]*[}\]])\s*`")
+_IDENT = re.compile(r"[A-Za-z_][\w.\[\]-]*")
+_CODE_SPAN = re.compile(r"`\s*([1-5]\d{2})\b[^`]*`")
+_PARAM_LABEL = re.compile(
+    r"(?P<opt>\boptional\s+)?\b(?P<kind>query|path|form|body|request\s+body|payload)"
+    r"(?:\s+(?:param(?:eter)?s?|fields?|parts?|arguments?))?"
+    r"(?:\s*\((?P<note>[^)]{0,40})\))?(?:\s*,\s*(?P<note2>all\s+\w+))?"
+    r"\s*(?:\bcontains\b|[:：]|(?=`))"
+    r"|(?P<zh>查询参数|请求参数|路径参数|请求体)\s*[:：]",
+    re.I,
+)
+_ALL_REQUIRED = re.compile(r"\ball\s+(?:\w+\s+)?(?:are\s+)?required\b|\(all\s+required\)|均为必填",
+                           re.I)
+_ALL_OPTIONAL = re.compile(r"\ball\s+(?:\w+\s+)?(?:are\s+)?optional\b|均为可选|均为选填", re.I)
+_FLAG_AFTER = re.compile(r"`(?P<name>[A-Za-z_][\w-]*)`\s+(?:is\s+)?(?P<flag>required|optional)\b"
+                         r"|`(?P<zh>[A-Za-z_][\w-]*)`\s*(?:为|是)?(?P<zflag>必填|选填|可选)")
+_KEYS = re.compile(r"\"([A-Za-z_][\w-]*)\"\s*:")
+
+
+def joined(raw: str) -> str:
+    """A paragraph's soft-wrapped lines as one line (emphasis markers dropped)."""
+    return re.sub(r"\s*\n\s*", " ", raw.replace("**", "").replace("__", "")).strip()
+
+
+def backticked_codes(raw: str) -> set[int]:
+    """Status codes written as inline code: "`404`", "`409 file_exists`"."""
+    return {int(m.group(1)) for m in _CODE_SPAN.finditer(raw)}
+
+
+def json_spans(raw: str) -> list[tuple[str, Any]]:
+    """(plain context before, parsed value or raw string) for each inline JSON span."""
+    text = joined(raw)
+    out: list[tuple[str, Any]] = []
+    prev = 0
+    for m in _JSON_SPAN.finditer(text):
+        before = plain(text[prev:m.start()])
+        context = re.split(r"(?<=[.;。；])\s+|[。；;，]", before)[-1]
+        opened = max(context.rfind("("), context.rfind("（"))
+        if opened > max(context.rfind(")"), context.rfind("）")):
+            context = context[opened + 1:]  # "(the example's `tags` become `[...]`)"
+        value = parse_json(m.group(1))
+        if value is not None:
+            out.append((context, value))
+        prev = m.end()
+    return out
+
+
+def default_required(text: str) -> bool | None:
+    """'(all required)' / 'all optional' said of a list of fields."""
+    if _ALL_OPTIONAL.search(text):
+        return False
+    return True if _ALL_REQUIRED.search(text) else None
+
+
+def keys_of(text: str) -> list[str]:
+    """The keys of a JSON-like body that does not parse ('{"title": ..., "year": ...}')."""
+    return list(dict.fromkeys(_KEYS.findall(text)))
+
+
+def _tail_names(tail: str) -> list[tuple[str, str]]:
+    """Top-level `name` (meta) pairs in the text after a parameter label."""
+    out: list[tuple[str, str]] = []
+    depth = 0
+    i = 0
+    while i < len(tail):
+        ch = tail[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0 and ch in ".。;；:：" and (i + 1 == len(tail) or tail[i + 1] in " \t"):
+            break
+        elif ch == "`":
+            end = tail.find("`", i + 1)
+            if end < 0:
+                break
+            name = tail[i + 1:end].strip()
+            i = end + 1
+            if not depth and name[:1] in "{[":
+                break  # a JSON body: what follows describes it, not more parameters
+            if depth or not _IDENT.fullmatch(name):
+                continue
+            meta = ""
+            m = re.match(r"\s*\(", tail[end + 1:])
+            if m:
+                start = end + 1 + m.end()
+                level, j = 1, start
+                while j < len(tail) and level:
+                    level += {"(": 1, ")": -1}.get(tail[j], 0)
+                    j += 1
+                meta = tail[start:j - 1]
+            out.append((name, meta))
+            continue
+        i += 1
+    return out
+
+
+def _meta_flag(meta: str) -> bool | None:
+    if re.search(r"\boptional\b|可选|选填|非必", meta, re.I):
+        return False
+    if re.search(r"\brequired\b|\bmandatory\b|必填|必须", meta, re.I):
+        return True
+    return None
+
+
+def prose_params(raw: str, method: str) -> list[Param]:
+    """Parameters listed in a sentence after a label such as "Query parameters:"."""
+    text = joined(raw)
+    params: list[Param] = []
+    body_method = method in ("POST", "PUT", "PATCH")
+    for label in _PARAM_LABEL.finditer(text):
+        kind = (label.group("kind") or label.group("zh") or "").lower()
+        loc = ("query" if kind in ("query", "查询参数") else "path" if kind in ("path", "路径参数")
+               else "body" if body_method else "query")
+        note = " ".join(label.group(g) or "" for g in ("opt", "note", "note2"))
+        default = None
+        if re.search(r"optional|可选|选填", note, re.I) or _ALL_OPTIONAL.search(text):
+            default = False
+        elif re.search(r"required|必填", note, re.I) or _ALL_REQUIRED.search(text):
+            default = True
+        for name, meta in _tail_names(text[label.end():]):
+            flag = _meta_flag(meta)
+            typ = re.split(r"[,;]", meta)[0].strip() if meta else ""
+            params.append(Param(name=name, location=loc,  # type: ignore[arg-type]
+                                type=typ if json_type(typ) and len(typ.split()) <= 3 else None,
+                                required=default if flag is None else flag,
+                                description=plain(meta)))
+    if body_method:
+        for m in _FLAG_AFTER.finditer(text):
+            name = m.group("name") or m.group("zh")
+            flag = m.group("flag") or m.group("zflag")
+            params.append(Param(name=name, location="body", required=required_flag(flag)))
+    return params
+
+
+def spans(raw: str) -> list[str]:
+    return _SPAN.findall(raw)
