@@ -91,15 +91,14 @@ def spec(
     full: Annotated[bool, typer.Option("--full", help="Whole spec, not just endpoints.")] = False,
 ) -> None:
     """Read the documented endpoints from a requirement document."""
-    from pipeline.spec import load_spec
+    from pipeline.spec import load_spec, spec_json
 
     try:
         result = load_spec(readme)
     except (OSError, UnicodeDecodeError) as exc:
         fail(f"{readme}: cannot read ({exc.__class__.__name__}); pass a UTF-8 markdown file")
-    endpoints = [e.model_dump(mode="json", exclude_defaults=True) for e in result.endpoints]
     if as_json:
-        emit_json(result.model_dump(mode="json") if full else endpoints)
+        emit_json(result.model_dump(mode="json") if full else spec_json(result))
         return
     for e in result.endpoints:
         typer.echo(f"{e.method:7} {e.path}  {e.summary}".rstrip())
@@ -124,3 +123,50 @@ def difficulty(
     for key, value in result.metrics.model_dump().items():
         typer.echo(f"{key:22} {value:>8}  {getattr(result.points, key):.1f} pts")
     typer.echo(f"score {result.score:.1f} → {result.level}")
+
+
+@app.command()
+def check(
+    tasks: Annotated[
+        list[Path] | None, typer.Argument(metavar="TASK_DIR...", help="Default: every raw task.")
+    ] = None,
+    no_run: Annotated[bool, typer.Option("--no-run", help="Static checks only.")] = False,
+    no_tests: Annotated[
+        bool, typer.Option("--no-tests", help="Do not run the tasks' own tests.")
+    ] = False,
+    as_json: JsonOpt = False,
+    data: DataOpt = Path("data"),
+) -> None:
+    """Validate raw tasks: one line per problem, exit 1 if any task has an error."""
+    from pipeline.config import load_settings
+    from pipeline.execution import install_signal_handlers
+    from pipeline.stages.check import check_task
+    from pipeline.tasks import discover_tasks
+
+    settings = load_settings()
+    install_signal_handlers()
+    dirs = tasks or discover_tasks(data / "raw")
+    if not dirs:
+        fail(f"no tasks to check in {data / 'raw'}; create one with `repogenesis new-task`")
+    results = []
+    for task_dir in dirs:
+        result = check_task(
+            task_dir,
+            run_oracle=not no_run,
+            run_tests=not no_tests,
+            startup_timeout_s=settings.startup_timeout_s,
+            test_timeout_s=settings.test_timeout_s,
+            cache_dir=settings.cache_dir,
+        )
+        results.append(result)
+        if not as_json:
+            for finding in result.findings:
+                typer.echo(finding.line())
+            typer.echo(result.summary())
+    if as_json:
+        emit_json([r.to_json() for r in results])
+    bad = sum(not r.ok for r in results)
+    if not as_json:
+        typer.echo(f"{len(results) - bad}/{len(results)} tasks ok")
+    if bad:
+        raise typer.Exit(1)

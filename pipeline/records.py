@@ -156,6 +156,10 @@ class TestCase(BaseModel):
     endpoints: list[str] = Field(default_factory=list)  # "METHOD /path" targeted
     origin: Literal["generated", "existing", "refined"] = "generated"
     author: str = "offline"  # provider:model or "offline" or "human"
+    # Human-written tests keep their module's imports and helpers, and the module they came
+    # from, so they run (and ship) next to their own conftest under tests/existing/.
+    prelude: str = ""
+    module: str | None = None
 
 
 class RunResult(BaseModel):

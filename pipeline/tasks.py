@@ -81,7 +81,7 @@ def parse_task_config(path: Path) -> TaskConfig:
         return TaskConfig.model_validate(data)
     except ValidationError as exc:
         raise TaskError(
-            f"{path}: {_describe(exc)}; see the task.toml format in DESIGN.md"
+            f"{path}: {_describe(exc)}; see the task.toml format in README.md"
         ) from None
 
 

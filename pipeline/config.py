@@ -1,0 +1,46 @@
+"""One settings model, read from `repogenesis.toml` (current folder) and `REPOGENESIS_*`.
+
+Environment variables win over the file, so CI can tighten a timeout without editing it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+CONFIG_FILE = "repogenesis.toml"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="REPOGENESIS_", toml_file=CONFIG_FILE, extra="ignore"
+    )
+
+    cache_dir: Path = Field(
+        default_factory=lambda: Path.home() / ".cache" / "repogenesis",
+        description="Per-task environments and other caches that can be rebuilt.",
+    )
+    startup_timeout_s: float = Field(90.0, gt=0, description="Deadline for an oracle to answer.")
+    test_timeout_s: float = Field(300.0, gt=0, description="Wall limit for one pytest run.")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+
+def load_settings(**overrides: object) -> Settings:
+    return Settings(**overrides)

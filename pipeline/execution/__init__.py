@@ -1,0 +1,37 @@
+"""Run untrusted services and tests: process groups, ports, per-task envs, pytest runs.
+
+Everything here kills what it starts on every exit path; see `process` for how.
+"""
+
+from .envs import EnvError, TaskEnv, cache_root, ensure_env, ensure_task_env, env_key
+from .ports import (
+    PortTimeout,
+    PortWaitError,
+    ProcessExited,
+    free_port,
+    port_in_use,
+    wait_for_port,
+)
+from .process import (
+    Launch,
+    Spawned,
+    Terminated,
+    group_members,
+    install_signal_handlers,
+    kill_all,
+    kill_group,
+    live_groups,
+    scrubbed_env,
+    spawn,
+    spawned,
+)
+from .pytest_runner import TestOutcome, TestRun, run_pytest
+from .service import RunningService, ServiceError, start_service
+
+__all__ = [
+    "EnvError", "Launch", "PortTimeout", "PortWaitError", "ProcessExited", "RunningService",
+    "ServiceError", "Spawned", "TaskEnv", "Terminated", "TestOutcome", "TestRun", "cache_root",
+    "ensure_env", "ensure_task_env", "env_key", "free_port", "group_members",
+    "install_signal_handlers", "kill_all", "kill_group", "live_groups", "port_in_use",
+    "run_pytest", "scrubbed_env", "spawn", "spawned", "start_service", "wait_for_port",
+]

@@ -1,0 +1,133 @@
+"""Ports: pick a free one, tell whether one is taken, wait until a service answers on one.
+
+Waiting polls with a short, growing interval up to a deadline: a fixed sleep is either too
+short on a slow machine or wastes time on a fast one. A port only counts as ready when an HTTP
+request gets an HTTP response (any status): a process that merely accepted the connection
+(or is alive) is not a working service. Only loopback addresses are ever contacted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import http.client
+import ipaddress
+import socket
+import subprocess
+import time
+
+LOOPBACK = "127.0.0.1"
+
+
+class PortWaitError(Exception):
+    """The service did not answer on the port (base of the two reasons below)."""
+
+
+class ProcessExited(PortWaitError):
+    """The process we were waiting for died before the port answered."""
+
+    def __init__(self, returncode: int) -> None:
+        super().__init__(f"process exited with code {returncode} before the port answered")
+        self.returncode = returncode
+
+
+class PortTimeout(PortWaitError):
+    """The deadline passed; `last_error` says what the last probe saw."""
+
+    def __init__(self, port: int, deadline_s: float, last_error: str) -> None:
+        super().__init__(f"nothing answered HTTP on port {port} within {deadline_s:g}s "
+                         f"(last probe: {last_error})")
+        self.last_error = last_error
+
+
+def _check_loopback(host: str) -> None:
+    if host == "localhost":
+        return
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return
+    except ValueError:
+        pass
+    raise ValueError(f"refusing to contact {host}: only loopback addresses are allowed")
+
+
+def free_port() -> int:
+    """A TCP port that is free on all interfaces right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("0.0.0.0", 0))
+        return int(s.getsockname()[1])
+
+
+def port_in_use(port: int) -> bool:
+    """True if something listens on `port` (loopback connect) or it cannot be bound.
+
+    SO_REUSEADDR makes sockets in TIME_WAIT from an earlier run not count as "in use".
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(0.5)
+        if s.connect_ex((LOOPBACK, port)) == 0:
+            return True
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("0.0.0.0", port))
+        except OSError as exc:
+            return exc.errno in (errno.EADDRINUSE, errno.EACCES)
+    return False
+
+
+def probe_http(host: str, port: int, timeout_s: float = 2.0) -> str | None:
+    """None if an HTTP request to host:port gets any HTTP response, else why not."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(min(timeout_s, 0.5))
+        code = s.connect_ex((host if host != "localhost" else LOOPBACK, port))
+        if code != 0:
+            return f"connection refused ({errno.errorcode.get(code, code)})"
+    conn = http.client.HTTPConnection(host, port, timeout=timeout_s)
+    try:
+        conn.request("GET", "/", headers={"Connection": "close"})
+        resp = conn.getresponse()
+        resp.read(65536)
+        return None
+    except (OSError, http.client.HTTPException) as exc:
+        return f"port open but no HTTP response ({type(exc).__name__}: {exc})"
+    finally:
+        with contextlib.suppress(Exception):
+            conn.close()
+
+
+def wait_for_port(
+    host: str,
+    port: int,
+    deadline_s: float,
+    proc: subprocess.Popen[bytes] | None = None,
+) -> None:
+    """Poll until host:port answers HTTP, for at most `deadline_s` seconds.
+
+    Raises ProcessExited as soon as `proc` (if given) has died, PortTimeout at the deadline.
+    """
+    _check_loopback(host)
+    end = time.monotonic() + deadline_s
+    interval = 0.02
+    last = "not probed yet"
+    while True:
+        if proc is not None and proc.poll() is not None:
+            raise ProcessExited(proc.returncode)
+        remaining = end - time.monotonic()
+        reason = probe_http(host, port, timeout_s=max(0.2, min(2.0, remaining)))
+        if reason is None:
+            return
+        last = reason
+        remaining = end - time.monotonic()
+        if remaining <= 0:
+            if proc is not None and proc.poll() is not None:
+                raise ProcessExited(proc.returncode)
+            raise PortTimeout(port, deadline_s, last)
+        pause = min(interval, remaining)
+        if proc is not None:
+            # Sleeping in wait() returns at once if the process dies meanwhile.
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=pause)
+        else:
+            time.sleep(pause)
+        interval = min(interval * 1.5, 0.25)

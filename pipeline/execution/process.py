@@ -1,0 +1,310 @@
+"""Start untrusted commands in their own process group and make sure the group dies.
+
+Services and tests are untrusted code: each runs in a new session (so a Ctrl-C on the
+terminal does not reach it and `killpg` reaches all its descendants), with an environment
+built from an allow-list (no API keys leak in), a temporary HOME/TMPDIR, and its output in a
+log file. Every live group is kept in a registry that an `atexit` hook and a SIGTERM/SIGHUP
+handler clean up, so the group is killed on every exit path of the pipeline.
+
+Extension points for the sandbox (issue 5): `Launch.preexec` (resource limits through
+`resource.setrlimit`), `Launch.wrapper` (a command prefix such as `unshare --net`), and the
+`REPOGENESIS_OWNER` marker in every child's environment, which a reaper can look for in
+`/proc/*/environ` to end what a SIGKILLed earlier run left behind.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import fnmatch
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Inherited from the parent only if set; everything else is dropped.
+INHERITED_VARS = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME")
+#: Names that must never reach untrusted code, even when passed explicitly.
+SECRET_PATTERNS = (
+    "*_API_KEY", "*_APIKEY", "*_TOKEN", "*_SECRET", "*_SECRET_*", "*PASSWORD*", "*_CREDENTIALS",
+    "AWS_*", "GOOGLE_*", "GCLOUD_*", "GCP_*", "CLOUDSDK_*", "AZURE_*", "OPENAI_*", "ANTHROPIC_*",
+    "GEMINI_*", "HF_*", "HUGGING_FACE_*", "GITHUB_*", "GH_*", "SSH_AUTH_SOCK",
+)
+OWNER_VAR = "REPOGENESIS_OWNER"
+DEFAULT_GRACE_S = 3.0
+
+
+class Terminated(SystemExit):
+    """Raised in the main thread when the pipeline receives SIGTERM/SIGHUP.
+
+    A SystemExit subclass, so `except Exception` does not swallow it and `finally` blocks
+    (which kill process groups) still run on the way out.
+    """
+
+
+def is_secret_name(name: str) -> bool:
+    """True if an environment variable name looks like a credential."""
+    upper = name.upper()
+    return any(fnmatch.fnmatchcase(upper, pat) for pat in SECRET_PATTERNS)
+
+
+def owner_marker() -> str:
+    """`<pid>:<start time>` of this pipeline process, unique across pid reuse."""
+    return f"{os.getpid()}:{_proc_start_ticks(os.getpid())}"
+
+
+def _proc_start_ticks(pid: int) -> str:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return "0"
+
+
+def scrubbed_env(
+    home: Path,
+    tmpdir: Path,
+    extra: Mapping[str, str] | None = None,
+    path_prefix: Sequence[Path] = (),
+) -> dict[str, str]:
+    """Environment for untrusted code: an allow-list of the parent's, plus `extra`.
+
+    Raises ValueError if `extra` tries to pass a credential-looking variable.
+    """
+    env = {k: os.environ[k] for k in INHERITED_VARS if k in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env.setdefault("LANG", "C.UTF-8")
+    env["HOME"] = str(home)
+    env["TMPDIR"] = str(tmpdir)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env[OWNER_VAR] = owner_marker()
+    for key, value in (extra or {}).items():
+        if is_secret_name(key):
+            raise ValueError(f"refusing to pass {key} to untrusted code")
+        env[key] = value
+    if path_prefix:
+        env["PATH"] = os.pathsep.join([*(str(p) for p in path_prefix), env["PATH"]])
+    return env
+
+
+@dataclass
+class Launch:
+    """What to run. The sandbox later adds limits through `preexec` and `wrapper`."""
+
+    argv: Sequence[str]
+    cwd: Path
+    log_path: Path
+    env: Mapping[str, str] = field(default_factory=dict)
+    path_prefix: Sequence[Path] = ()
+    preexec: Callable[[], None] | None = None
+    wrapper: Sequence[str] = ()
+
+
+@dataclass
+class Spawned:
+    """A running process group and the scratch space it owns."""
+
+    proc: subprocess.Popen[bytes]
+    log_path: Path
+    scratch: Path
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stop(self, grace_s: float = DEFAULT_GRACE_S) -> int | None:
+        """Kill the whole group, then remove the scratch HOME/TMPDIR. Idempotent."""
+        try:
+            return kill_group(self.proc, grace_s)
+        finally:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+# --- registry of live groups -------------------------------------------------------------
+
+#: pgid -> (leader, scratch folder to remove once the group is dead)
+_LIVE: dict[int, tuple[subprocess.Popen[bytes], Path | None]] = {}
+_LOCK = threading.Lock()
+_HANDLERS_INSTALLED = False
+
+
+def live_groups() -> list[int]:
+    """Process-group ids this pipeline started and has not yet killed."""
+    with _LOCK:
+        return list(_LIVE)
+
+
+def _register(proc: subprocess.Popen[bytes], scratch: Path | None) -> None:
+    with _LOCK:
+        _LIVE[proc.pid] = (proc, scratch)
+
+
+def _unregister(proc: subprocess.Popen[bytes]) -> None:
+    """Forget a dead group and remove the scratch space it had."""
+    with _LOCK:
+        _, scratch = _LIVE.pop(proc.pid, (None, None))
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def kill_all(grace_s: float = 0.5) -> None:
+    """Kill every group still registered (atexit and the signal handler call this)."""
+    with _LOCK:
+        entries = list(_LIVE.values())
+    for proc, _scratch in entries:
+        with contextlib.suppress(Exception):
+            kill_group(proc, grace_s)
+
+
+def _on_terminate(signum: int, _frame: object) -> None:
+    kill_all()
+    raise Terminated(128 + signum)
+
+
+def install_signal_handlers() -> None:
+    """Turn SIGTERM/SIGHUP into `Terminated` in the main thread (once; no-op elsewhere).
+
+    Handlers someone else installed are left alone; atexit still covers those paths.
+    """
+    global _HANDLERS_INSTALLED
+    if _HANDLERS_INSTALLED or threading.current_thread() is not threading.main_thread():
+        return
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) in (signal.SIG_DFL, None):
+            signal.signal(sig, _on_terminate)
+    _HANDLERS_INSTALLED = True
+
+
+atexit.register(kill_all)
+
+
+# --- spawning and killing -----------------------------------------------------------------
+
+
+def spawn(launch: Launch) -> Spawned:
+    """Start `launch` in a new session with a scrubbed env; output goes to its log file.
+
+    The group is registered before this returns, so it is killed on any later exit path.
+    """
+    install_signal_handlers()
+    scratch = Path(tempfile.mkdtemp(prefix="repogenesis-run-"))
+    home, tmp = scratch / "home", scratch / "tmp"
+    home.mkdir()
+    tmp.mkdir()
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        env = scrubbed_env(home, tmp, launch.env, launch.path_prefix)
+        launch.log_path.parent.mkdir(parents=True, exist_ok=True)
+        argv = [*launch.wrapper, *launch.argv]
+        with open(launch.log_path, "ab") as log:
+            proc = subprocess.Popen(
+                argv,
+                cwd=launch.cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=launch.preexec,
+                close_fds=True,
+            )
+            _register(proc, scratch)
+    except BaseException:
+        # e.g. Ctrl-C landing right after Popen: do not leave the new group running.
+        if proc is not None:
+            kill_group(proc, 0.5)
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    return Spawned(proc=proc, log_path=launch.log_path, scratch=scratch)
+
+
+@contextlib.contextmanager
+def spawned(launch: Launch, grace_s: float = DEFAULT_GRACE_S) -> Iterator[Spawned]:
+    """Context manager form of `spawn`: the group is killed however the block exits."""
+    sp = spawn(launch)
+    try:
+        yield sp
+    finally:
+        sp.stop(grace_s)
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) pids in process group `pgid`, read from /proc."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return []
+    except PermissionError:
+        pass
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        # fields[0] = state, fields[2] = pgrp
+        if fields[0] not in ("Z", "X") and int(fields[2]) == pgid:
+            members.append(int(entry))
+    return members
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def kill_group(proc: subprocess.Popen[bytes], grace_s: float = DEFAULT_GRACE_S) -> int | None:
+    """SIGTERM the whole group of `proc`, SIGKILL whatever is left after `grace_s`.
+
+    Waits (by polling, bounded) until no member of the group is alive, reaps the leader and
+    removes the group's scratch HOME/TMPDIR. Returns the leader's exit code. Safe to call twice.
+    """
+    pgid = proc.pid
+    try:
+        if group_members(pgid):
+            _signal_group(pgid, signal.SIGTERM)
+            if not _wait_group_gone(proc, pgid, grace_s):
+                _signal_group(pgid, signal.SIGKILL)
+                _wait_group_gone(proc, pgid, 5.0)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5.0)
+    finally:
+        _unregister(proc)
+    return proc.returncode
+
+
+def _wait_group_gone(proc: subprocess.Popen[bytes], pgid: int, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    interval = 0.01
+    while True:
+        proc.poll()  # reap the leader so it does not linger as a zombie member
+        if not group_members(pgid):
+            return True
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        time.sleep(min(interval, remaining))
+        interval = min(interval * 2, 0.1)
+
+
+def tail_file(path: Path, n: int = 20, max_bytes: int = 64_000) -> list[str]:
+    """Last `n` non-empty lines of a (log) file, reading at most `max_bytes` from its end."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - max_bytes))
+            data = fh.read()
+    except OSError:
+        return []
+    lines = [ln.rstrip() for ln in data.decode("utf-8", "replace").splitlines()]
+    return [ln for ln in lines if ln.strip()][-n:] if n > 0 else []

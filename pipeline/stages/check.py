@@ -1,0 +1,249 @@
+"""`check`: validate one raw task and say, one line per problem, what to fix.
+
+Static checks run first; the oracle is started only when they leave something to run.
+Each finding names the file and the fix, so a contributor can work down the list.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pipeline.records import Endpoint, Spec
+from pipeline.scaffold import TODO_MARK
+from pipeline.tasks import RawTask, TaskError, load_task
+
+
+def _shown(path: Path) -> str:
+    """Relative to the working folder when inside it: shorter lines, same meaning."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+@dataclass(frozen=True)
+class Finding:
+    level: Literal["error", "warning"]
+    path: Path | None
+    message: str
+
+    def line(self) -> str:
+        shown = _shown(self.path) if self.path is not None else ""
+        # Messages from lower layers often name the file already; do not say it twice.
+        where = f"{shown}: " if shown and shown not in self.message and str(self.path) not in \
+            self.message else ""
+        return f"{self.level}: {where}{self.message}"
+
+
+@dataclass
+class CheckResult:
+    task_dir: Path
+    findings: list[Finding] = field(default_factory=list)
+    endpoints: int = 0
+    startup_s: float | None = None
+    tests_passed: int | None = None
+    tests_total: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.level == "error" for f in self.findings)
+
+    def error(self, path: Path, message: str) -> None:
+        self.findings.append(Finding("error", path, message))
+
+    def warn(self, path: Path, message: str) -> None:
+        self.findings.append(Finding("warning", path, message))
+
+    def summary(self) -> str:
+        if not self.ok:
+            errors = sum(f.level == "error" for f in self.findings)
+            return f"FAIL {self.task_dir}: {errors} error(s)"
+        parts = [f"{self.endpoints} endpoints"]
+        if self.startup_s is not None:
+            parts.append(f"oracle answered in {self.startup_s:.1f}s")
+        if self.tests_total is not None:
+            parts.append(f"{self.tests_passed}/{self.tests_total} own tests pass")
+        warnings = sum(f.level == "warning" for f in self.findings)
+        if warnings:
+            parts.append(f"{warnings} warning(s)")
+        return f"ok {self.task_dir}: " + ", ".join(parts)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "task": str(self.task_dir),
+            "ok": self.ok,
+            "endpoints": self.endpoints,
+            "startup_s": self.startup_s,
+            "tests_passed": self.tests_passed,
+            "tests_total": self.tests_total,
+            "findings": [
+                {"level": f.level, "path": str(f.path) if f.path else None,
+                 "message": f.message}
+                for f in self.findings
+            ],
+        }
+
+
+def _todo_lines(path: Path) -> Iterator[int]:
+    for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+        if TODO_MARK in line:
+            yield number
+
+
+def check_readme(task: RawTask, result: CheckResult) -> Spec | None:
+    from pipeline.spec import extract_spec, find_code_leaks
+
+    if not task.readme.is_file():
+        result.error(task.readme, "missing; write the requirement document there")
+        return None
+    try:
+        text = task.readme.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        result.error(task.readme, "not UTF-8 text; save it as UTF-8")
+        return None
+    for number in _todo_lines(task.readme):
+        result.error(task.readme, f"line {number}: template placeholder left; replace it")
+    spec = extract_spec(text)
+    result.endpoints = len(spec.endpoints)
+    if not spec.endpoints:
+        result.error(
+            task.readme,
+            "no endpoints found; document each one as `METHOD /path` "
+            "(for example a heading `### GET /items/{id}`)",
+        )
+    for leak in find_code_leaks(text):
+        result.warn(task.readme, leak)
+    return spec
+
+
+def check_oracle_files(task: RawTask, result: CheckResult) -> bool:
+    script = task.start_script
+    if not task.oracle_dir.is_dir():
+        result.error(task.oracle_dir, "missing; put the golden implementation there")
+        return False
+    if not script.is_file():
+        result.error(script, "missing; write a script that starts the service on $PORT")
+        return False
+    if not os.access(script, os.X_OK):
+        result.error(script, f"not executable; run `chmod +x {script}`")
+        return False
+    for number in _todo_lines(script):
+        result.error(script, f"line {number}: template placeholder left; finish the script")
+    return result.ok
+
+
+def check_routes(task: RawTask, spec: Spec, result: CheckResult) -> list[Endpoint]:
+    """Static route check; returns the endpoints only the running oracle can confirm."""
+    from pipeline.routes import extract_routes, match_endpoints
+
+    routes = extract_routes(task.oracle_dir)
+    if not routes:
+        result.warn(
+            task.oracle_dir,
+            "no routes found by static analysis (supported: Flask, FastAPI, Django, Starlette, "
+            "Spring, JAX-RS, Micronaut, Javalin, Spark, com.sun.net.httpserver); the endpoints "
+            "are checked against the running oracle only",
+        )
+        return list(spec.endpoints)
+    match = match_endpoints(spec.endpoints, routes)
+    for endpoint in match.missing:
+        result.error(
+            task.oracle_dir,
+            f"{endpoint.method} {endpoint.path} is documented in README.md but not routed by "
+            "the oracle; implement it or remove it from the README",
+        )
+    for route in match.undocumented:
+        at = f" (line {route.line})" if route.line else ""
+        result.warn(
+            task.oracle_dir / route.file if route.file else task.oracle_dir,
+            f"route {route.method} {route.path}{at} is not documented in README.md; document "
+            "it or remove it",
+        )
+    return [m.endpoint for m in match.matched if m.how == "prefix"]
+
+
+def check_probes(task: RawTask, base_url: str, endpoints: list[Endpoint],
+                 result: CheckResult) -> None:
+    from pipeline.execution.probe import probe_endpoints
+
+    for probe in probe_endpoints(base_url, endpoints):
+        ep = probe.endpoint
+        if probe.verdict in ("not_routed", "method_not_allowed"):
+            result.error(task.oracle_dir, f"{ep.method} {ep.path} is documented in README.md "
+                         f"but the running oracle does not route it ({probe.detail}, status "
+                         f"{probe.status}); implement it or remove it from the README")
+        elif probe.verdict == "unsure":
+            result.warn(task.oracle_dir, f"{ep.method} {ep.path}: could not confirm the oracle "
+                        f"routes it ({probe.detail}); check it by hand")
+
+
+def check_runtime(task: RawTask, result: CheckResult, startup_timeout_s: float,
+                  test_timeout_s: float, cache_dir: Path | None, run_tests: bool,
+                  to_probe: list[Endpoint]) -> None:
+    from pipeline.execution import (
+        EnvError,
+        ServiceError,
+        ensure_task_env,
+        run_pytest,
+        start_service,
+    )
+
+    try:
+        env = ensure_task_env(task.oracle_dir, task.config.language, root=cache_dir)
+    except EnvError as exc:
+        result.error(task.requirements or task.oracle_dir, str(exc))
+        return
+    started = time.monotonic()
+    try:
+        with start_service(
+            task.oracle_dir, task.config.port, env.bin if env else None,
+            startup_timeout_s=startup_timeout_s,
+        ) as service:
+            result.startup_s = round(time.monotonic() - started, 2)
+            if to_probe:
+                check_probes(task, service.base_url, to_probe, result)
+            if run_tests and any(task.tests_dir.glob("**/test_*.py")):
+                run = run_pytest(task.tests_dir, service.base_url, test_timeout_s)
+                result.tests_total = len(run.tests)
+                result.tests_passed = sum(o.outcome == "passed" for o in run.tests)
+                if run.timed_out:
+                    result.warn(task.tests_dir, f"tests timed out after {test_timeout_s:g}s; "
+                                "make them faster or raise test_timeout_s")
+                for o in run.tests:
+                    if o.outcome in ("failed", "error"):
+                        first = (o.output.strip().splitlines() or [""])[-1][:200]
+                        result.warn(task.tests_dir, f"{o.nodeid} {o.outcome}s against the "
+                                    f"oracle ({first}); fix the test or the oracle")
+    except ServiceError as exc:
+        result.error(task.start_script, str(exc))
+
+
+def check_task(
+    task_dir: Path,
+    *,
+    run_oracle: bool = True,
+    run_tests: bool = True,
+    startup_timeout_s: float = 90.0,
+    test_timeout_s: float = 300.0,
+    cache_dir: Path | None = None,
+) -> CheckResult:
+    result = CheckResult(task_dir=Path(task_dir))
+    try:
+        task = load_task(task_dir)
+    except TaskError as exc:
+        result.findings.append(Finding("error", None, str(exc)))
+        return result
+    spec = check_readme(task, result)
+    files_ok = check_oracle_files(task, result)
+    to_probe: list[Endpoint] = []
+    if spec is not None and spec.endpoints and task.oracle_dir.is_dir():
+        to_probe = check_routes(task, spec, result)
+    if run_oracle and files_ok:
+        check_runtime(task, result, startup_timeout_s, test_timeout_s, cache_dir, run_tests,
+                      to_probe)
+    return result

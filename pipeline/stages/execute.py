@@ -1,0 +1,160 @@
+"""Execution gate: run a round's test cases against fresh oracles and keep the evidence.
+
+Each case runs twice, each time against a freshly started oracle, the second time in reverse
+order, so a test that depends on leftover state or on its neighbours shows up as unstable.
+The requests every test sent are logged by a hook appended to the execution copy of the
+conftest (the shipped conftest stays clean).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from pipeline.execution import run_pytest, start_service
+from pipeline.execution.ports import free_port
+from pipeline.records import Evidence, RunResult, TestCase
+from pipeline.stages.split import case_file, existing_module_source
+
+REQUEST_LOG = "_repogenesis_requests.jsonl"
+REVERSE_FLAG = "_repogenesis_reverse"
+OUTPUT_LIMIT = 3000
+
+EXEC_HOOKS = '''
+
+# --- added by the execution gate (not shipped) ---
+import json as _rg_json
+import os as _rg_os
+from urllib.parse import urlsplit as _rg_urlsplit
+
+import requests as _rg_requests
+
+_RG_DIR = _rg_os.path.dirname(_rg_os.path.abspath(__file__))
+_RG_CURRENT = {"nodeid": None}
+_rg_send = _rg_requests.Session.send
+
+
+def _rg_logged_send(self, request, **kwargs):
+    try:
+        with open(_rg_os.path.join(_RG_DIR, "__LOG__"), "a", encoding="utf-8") as fh:
+            fh.write(_rg_json.dumps({"nodeid": _RG_CURRENT["nodeid"], "method": request.method,
+                                     "path": _rg_urlsplit(request.url).path}) + "\\n")
+    except OSError:
+        pass
+    return _rg_send(self, request, **kwargs)
+
+
+_rg_requests.Session.send = _rg_logged_send
+
+
+def pytest_runtest_setup(item):
+    _RG_CURRENT["nodeid"] = item.nodeid
+
+
+def pytest_collection_modifyitems(config, items):
+    if _rg_os.path.exists(_rg_os.path.join(_RG_DIR, "__FLAG__")):
+        items.reverse()
+'''.replace("__LOG__", REQUEST_LOG).replace("__FLAG__", REVERSE_FLAG)
+
+
+def write_suite(
+    suite: Path,
+    cases: list[TestCase],
+    conftest: str,
+    existing_conftest: str | None,
+    module_source: Callable[[list[TestCase]], str],
+) -> dict[str, str]:
+    """Write one module per case; return nodeid -> case_id."""
+    (suite / "conftest.py").write_text(conftest + EXEC_HOOKS, encoding="utf-8")
+    nodeids: dict[str, str] = {}
+    existing_groups: dict[str, list[TestCase]] = {}
+    for case in cases:
+        if case.origin == "existing" or case.module:
+            existing_groups.setdefault(case_file(case), []).append(case)
+            continue
+        name = f"test_{case.name.removeprefix('test_')}.py"
+        (suite / name).write_text(module_source([case]), encoding="utf-8")
+        nodeids[f"{name}::{case.name}"] = case.case_id
+    for rel, group in existing_groups.items():
+        path = suite / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(existing_module_source(group), encoding="utf-8")
+        if existing_conftest:
+            (path.parent / "conftest.py").write_text(existing_conftest, encoding="utf-8")
+        for case in group:
+            nodeids[f"{rel}::{case.name}"] = case.case_id
+    return nodeids
+
+
+def _requests_by_test(log: Path) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    if not log.is_file():
+        return out
+    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        seen = out.setdefault(rec.get("nodeid") or "", [])
+        entry = f"{rec.get('method')} {rec.get('path')}"
+        if entry not in seen:
+            seen.append(entry)
+    return out
+
+
+def execute_cases(
+    oracle_dir: Path,
+    env_bin: Path | None,
+    cases: list[TestCase],
+    conftest: str,
+    existing_conftest: str | None,
+    module_source: Callable[[list[TestCase]], str],
+    *,
+    runs: int = 2,
+    startup_timeout_s: float = 90.0,
+    test_timeout_s: float = 300.0,
+) -> list[Evidence]:
+    """Run `cases` `runs` times on fresh oracles; raises ServiceError if the oracle fails."""
+    if not cases:
+        return []
+    results: dict[str, list[RunResult]] = {c.case_id: [] for c in cases}
+    sent: dict[str, list[str]] = {c.case_id: [] for c in cases}
+    with tempfile.TemporaryDirectory(prefix="repogenesis-suite-") as tmp:
+        suite = Path(tmp)
+        nodeids = write_suite(suite, cases, conftest, existing_conftest, module_source)
+        for run_index in range(runs):
+            flag = suite / REVERSE_FLAG
+            if run_index % 2 == 1:
+                flag.touch()
+            else:
+                flag.unlink(missing_ok=True)
+            log = suite / REQUEST_LOG
+            log.unlink(missing_ok=True)
+            with start_service(oracle_dir, free_port(), env_bin,
+                               startup_timeout_s=startup_timeout_s) as service:
+                run = run_pytest(suite, service.base_url, test_timeout_s)
+            outcomes = run.by_id()
+            for nodeid, case_id in nodeids.items():
+                results[case_id].append(_run_result(outcomes.get(nodeid), run.timed_out))
+            if run_index == 0:
+                for nodeid, entries in _requests_by_test(log).items():
+                    if nodeid in nodeids:
+                        sent[nodeids[nodeid]] = entries
+    return [
+        Evidence(case_id=c.case_id, round=c.round, runs=results[c.case_id],
+                 requests=sent[c.case_id])
+        for c in cases
+    ]
+
+
+def _run_result(outcome, run_timed_out: bool) -> RunResult:
+    if outcome is None:
+        status = "timeout" if run_timed_out else "error"
+        why = "the run timed out before this test finished" if run_timed_out else \
+            "the test was not collected (syntax or import error in its module)"
+        return RunResult(outcome=status, output=why)
+    status = "timeout" if getattr(outcome, "timed_out", False) else outcome.outcome
+    return RunResult(outcome=status, output=(outcome.output or "")[-OUTPUT_LIMIT:],
+                     duration_s=round(outcome.duration_s, 3))

@@ -1,0 +1,160 @@
+"""`check` on a folder of good and malformed tasks: one clear line each, the rest still checked."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pipeline.execution import free_port
+from pipeline.stages.check import check_task
+
+README = textwrap.dedent("""\
+    # Ping service
+
+    ## Endpoints
+
+    ### GET /ping
+
+    Returns `{"pong": true}` with status `200`.
+
+    ### GET /items/{id}
+
+    Returns one item; `404` when it does not exist.
+    """)
+
+# A stdlib-only oracle: no requirements, so the bare cached environment serves it.
+SERVER = textwrap.dedent("""\
+    import json, os, re
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class H(BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path == "/ping":
+                self.reply(200, {"pong": True})
+            elif re.fullmatch(r"/items/[^/]+", self.path):
+                self.reply(404, {"error": "item not found"})
+            else:
+                self.reply(404, {"error": "no route"})
+
+        def reply(self, status, body):
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    ThreadingHTTPServer(("0.0.0.0", int(os.environ["PORT"])), H).serve_forever()
+    """)
+
+
+def make_task(root: Path, task_id: str, port: int, *, readme: str | None = README,
+              server: str = SERVER, toml: str | None = None) -> Path:
+    d = root / task_id
+    (d / "oracle").mkdir(parents=True)
+    (d / "task.toml").write_text(toml if toml is not None else textwrap.dedent(f"""\
+        id = "{task_id}"
+        language = "python"
+        framework = "stdlib"
+        domain = "test"
+        source = "expert"
+        port = {port}
+        split = "train"
+        """))
+    if readme is not None:
+        (d / "README.md").write_text(readme)
+    (d / "oracle" / "server.py").write_text(server)
+    start = d / "oracle" / "start.sh"
+    start.write_text('#!/usr/bin/env bash\nset -e\ncd "$(dirname "$0")"\nexec python3 server.py\n')
+    start.chmod(0o755)
+    return d
+
+
+@pytest.fixture()
+def cache(tmp_path: Path) -> Path:
+    return Path(os.environ.get("REPOGENESIS_TEST_CACHE", tmp_path / "cache"))
+
+
+@pytest.mark.slow
+def test_check_reports_each_malformed_task_and_keeps_going(tmp_path: Path, cache: Path) -> None:
+    raw = tmp_path / "data" / "raw"
+    make_task(raw, "good", free_port())
+    make_task(raw, "no-readme", free_port(), readme=None)
+    make_task(raw, "no-endpoints", free_port(), readme="# Service\n\nIt does things.\n")
+    make_task(raw, "bad-toml", free_port(), toml='id = "bad-toml"\nlanguage = "cobol"\n')
+    make_task(raw, "crashes", free_port(), server="raise SystemExit('boom: no config')\n")
+    busy_port = free_port()
+    make_task(raw, "port-busy", busy_port)
+    (raw / "bad id").mkdir()
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", busy_port))
+    holder.listen()
+    try:
+        env = {**os.environ, "REPOGENESIS_CACHE_DIR": str(cache),
+               "REPOGENESIS_STARTUP_TIMEOUT_S": "20"}
+        proc = subprocess.run(
+            [sys.executable, "-m", "pipeline", "check", "--data", str(tmp_path / "data")],
+            capture_output=True, text=True, env=env, timeout=300,
+        )
+    finally:
+        holder.close()
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    lines = out.splitlines()
+
+    def line_for(name: str) -> str:
+        found = [ln for ln in lines if ln.startswith("error:") and name in ln]
+        assert len(found) >= 1, f"no error line for {name}:\n{out}"
+        return found[0]
+
+    assert "README.md: missing" in line_for("no-readme")
+    assert "no endpoints found" in line_for("no-endpoints")
+    bad = line_for("bad-toml")
+    assert "task.toml" in bad and "language" in bad and "port" in bad
+    assert "boom: no config" in line_for("crashes")
+    assert f"port {busy_port} is in use" in line_for("port-busy")
+    assert "not a plain name" in line_for("bad id")
+    assert any(ln.startswith("ok ") and "good" in ln for ln in lines), out
+    assert "1/7 tasks ok" in out
+
+
+@pytest.mark.slow
+def test_check_flags_documented_endpoint_the_oracle_lacks(tmp_path: Path, cache: Path) -> None:
+    readme = README + "\n### GET /status\n\nReturns the status.\n"
+    task = make_task(tmp_path, "missing-route", free_port(), readme=readme)
+    result = check_task(task, cache_dir=cache, startup_timeout_s=20)
+    errors = [f.message for f in result.findings if f.level == "error"]
+    assert any("GET /status" in m and "does not route" in m for m in errors), result.findings
+    # /items/{id} answers 404 with its own body: it is routed, not flagged as an error.
+    assert not any("/items/{id}" in m for m in errors)
+
+
+def test_check_static_only_reports_template_left(tmp_path: Path) -> None:
+    from pipeline.scaffold import new_task
+
+    task = new_task(tmp_path, "fresh", "python", "flask", "x")
+    result = check_task(task, run_oracle=False)
+    messages = [f.line() for f in result.findings]
+    assert not result.ok
+    assert any("README.md" in m and "template placeholder" in m for m in messages)
+    assert any("start.sh" in m and "template placeholder" in m for m in messages)
+
+
+def test_check_json_output_is_machine_readable(tmp_path: Path) -> None:
+    raw = tmp_path / "raw"
+    make_task(raw, "one", 9999)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pipeline", "check", "--no-run", "--json", "--data", str(tmp_path)],
+        capture_output=True, text=True,
+    )
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 0, proc.stderr
+    assert data[0]["ok"] is True and data[0]["endpoints"] == 2
