@@ -140,11 +140,13 @@ def check(
     """Validate raw tasks: one line per problem, exit 1 if any task has an error."""
     from pipeline.config import load_settings
     from pipeline.execution import install_signal_handlers
+    from pipeline.execution.reaper import reap_orphans
     from pipeline.stages.check import check_task
     from pipeline.tasks import discover_tasks
 
     settings = load_settings()
     install_signal_handlers()
+    reap_orphans()
     dirs = tasks or discover_tasks(data / "raw")
     if not dirs:
         fail(f"no tasks to check in {data / 'raw'}; create one with `repogenesis new-task`")
@@ -170,3 +172,62 @@ def check(
         typer.echo(f"{len(results) - bad}/{len(results)} tasks ok")
     if bad:
         raise typer.Exit(1)
+
+
+def state_db(data: Path) -> Path:
+    return data / ".repogenesis" / "state.db"
+
+
+@app.command()
+def build(
+    data: DataOpt = Path("data"),
+    only: Annotated[
+        list[str] | None, typer.Option("--task", help="Build only this task (repeatable).")
+    ] = None,
+) -> None:
+    """Run every stage on data/raw and write data/verified and data/train (resumable)."""
+    from pipeline.build_ui import run_build
+
+    run_build(data, only, state_db(data))
+
+
+@app.command()
+def status(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
+    """Per task: accepted, with the Area Chair, refining, discarded by reason."""
+    from pipeline.build_ui import print_status
+    from pipeline.store import Store
+
+    if not state_db(data).is_file():
+        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    with Store.open(state_db(data)) as store:
+        result = store.status()
+        for row in store.tasks():
+            entry = result["tasks"].setdefault(row.id, {
+                "split": row.split, "accepted": 0, "area_chair": 0, "refining": 0,
+                "discarded": {}})
+            entry["state"] = row.state
+            if row.error:
+                entry["error"] = row.error
+    if as_json:
+        emit_json(result)
+    else:
+        print_status(result)
+
+
+@app.command()
+def reliability(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
+    """Krippendorff's alpha of the reviewers (interval), in total and per dimension."""
+    from pipeline.stages.reliability import reliability as compute
+    from pipeline.store import Store
+
+    if not state_db(data).is_file():
+        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    with Store.open(state_db(data)) as store:
+        result = compute(store.all_reviews())
+    if as_json:
+        emit_json(result)
+        return
+    for key, value in result["alpha"].items():
+        shown = f"{value:.3f}" if value is not None else f"undefined ({result['undefined'][key]})"
+        typer.echo(f"alpha {key:12} {shown}")
+    typer.echo(f"units {result['units']}, reviewers {', '.join(result['reviewers'])}")

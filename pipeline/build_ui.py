@@ -1,0 +1,97 @@
+"""What `build` and `status` show: a live line per task on a terminal, plain lines otherwise,
+and a summary table at the end."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from pipeline.config import load_settings
+
+
+def _console() -> Console:
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = 140
+    return console
+
+
+def run_build(data: Path, only: list[str] | None, db: Path) -> None:
+    from pipeline.execution import install_signal_handlers
+    from pipeline.execution.reaper import reap_orphans
+    from pipeline.stages.build import BuildOptions, build
+    from pipeline.stages.publish import publish
+    from pipeline.store import Store
+    from pipeline.tasks import TaskError, discover_tasks, load_task
+
+    settings = load_settings()
+    install_signal_handlers()
+    console = _console()
+    reaped = reap_orphans()
+    if reaped:
+        console.print(f"ended {reaped} process(es) left running by an earlier, killed build")
+    raw = data / "raw"
+    if not any(raw.iterdir() if raw.is_dir() else []):
+        console.print(f"error: no tasks in {raw}; add one with `repogenesis new-task`")
+        raise SystemExit(1)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    console.print("mode: offline (no provider keys used): spec-driven generator, "
+                  "execution/static/spec reviewers")
+    started = time.monotonic()
+    live = console.is_terminal
+
+    def report(task_id: str, message: str) -> None:
+        stamp = f"[{time.monotonic() - started:6.1f}s]"
+        if live:
+            console.print(f"{stamp} [bold]{task_id}[/bold] {message}")
+        else:
+            print(f"{stamp} {task_id}: {message}", flush=True)
+
+    options = BuildOptions(
+        data_dir=data, seed=settings.split_seed, verified_share=settings.verified_share,
+        max_rounds=settings.max_rounds, runs=settings.oracle_runs,
+        startup_timeout_s=settings.startup_timeout_s, test_timeout_s=settings.test_timeout_s,
+        cache_dir=settings.cache_dir, only=only,
+    )
+    with Store.open(db) as store:
+        if live:
+            with console.status("building…"):
+                results = build(options, store, report)
+        else:
+            results = build(options, store, report)
+        tasks = {}
+        for task_dir in discover_tasks(raw):
+            try:
+                tasks[task_dir.name] = load_task(task_dir)
+            except TaskError:
+                continue
+        written = publish(data, store, tasks)
+        status = store.status()
+    print_status(status, console, {r.task_id: r for r in results})
+    console.print(f"wrote {written['verified']} verified and {written['train']} train task(s) "
+                  f"in {time.monotonic() - started:.1f}s; state in {db}")
+    if any(r.state == "failed" for r in results):
+        sys.exit(1)
+
+
+def print_status(status: dict[str, Any], console: Console | None = None,
+                 results: dict[str, Any] | None = None) -> None:
+    console = console or _console()
+    table = Table(title="RepoGenesis build", show_lines=False)
+    for column in ("task", "split", "state", "accepted", "area chair", "refining", "discarded"):
+        table.add_column(column, justify="right" if column not in ("task", "state") else "left")
+    for task_id, entry in sorted(status["tasks"].items()):
+        result = (results or {}).get(task_id)
+        state = result.state if result else entry.get("state", "")
+        discarded = ", ".join(f"{k} {v}" for k, v in sorted(entry["discarded"].items())) or "0"
+        table.add_row(task_id, str(entry.get("split") or "-"), state, str(entry["accepted"]),
+                      str(entry["area_chair"]), str(entry["refining"]), discarded)
+    console.print(table)
+    for task_id, entry in sorted(status["tasks"].items()):
+        if entry.get("error"):
+            console.print(f"{task_id}: {entry['error']}")

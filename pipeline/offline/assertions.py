@@ -1,0 +1,168 @@
+"""Assertions of a test function classified by strength (pure, `ast` only).
+
+weak: `status` (status code only), `truthy` (the body or a value merely exists);
+strong: `presence`, `type`, `value`, `length` (of body fields or headers);
+`trivial`: cannot fail (`assert True`, `assert x == x`).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+STRONG = ("presence", "type", "value", "length")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One assertion (or one `and`-operand of it)."""
+
+    kind: str  # status | truthy | trivial | presence | type | value | length
+    line: int
+    codes: tuple[int, ...] = ()
+    fields: tuple[str, ...] = ()
+    permissive: bool = False  # a status check that accepts success and failure alike
+    headers: tuple[str, ...] = ()  # response headers it checks
+
+    @property
+    def strong(self) -> bool:
+        return self.kind in STRONG
+
+
+def call_name(node: ast.Call) -> str:
+    f = node.func
+    if isinstance(f, ast.Name):
+        return f.id
+    if isinstance(f, ast.Attribute):
+        base = f.value.id if isinstance(f.value, ast.Name) else ""
+        return f"{base}.{f.attr}" if base else f".{f.attr}"
+    return ""
+
+
+# --- assertions -------------------------------------------------------------------------------
+
+def checks(func: ast.FunctionDef) -> list[Check]:
+    """Every assertion (each `and`-operand apart) and `raise_for_status()` call, in order."""
+    out: list[Check] = []
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assert):
+            leaves = node.test.values if (isinstance(node.test, ast.BoolOp)
+                                          and isinstance(node.test.op, ast.And)) else [node.test]
+            out += [_classify(leaf, node.lineno) for leaf in leaves]
+        elif isinstance(node, ast.Call) and call_name(node).endswith("raise_for_status"):
+            out.append(Check("status", node.lineno))
+    return sorted(out, key=lambda c: c.line)
+
+
+def _status_attr(node: ast.AST) -> str | None:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and n.attr in ("status_code", "status"):
+            return "code"
+        if isinstance(n, ast.Attribute) and n.attr in ("ok", "is_success", "is_error",
+                                                       "is_client_error", "is_redirect"):
+            return "flag"
+    return None
+
+
+def _codes(node: ast.AST) -> tuple[int, ...]:
+    found = {n.value for n in ast.walk(node) if isinstance(n, ast.Constant)
+             and isinstance(n.value, int) and not isinstance(n.value, bool)
+             and 100 <= n.value <= 599}
+    return tuple(sorted(found))
+
+
+def _fields(node: ast.AST) -> tuple[str, ...]:
+    out: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Subscript) and _str_const(n.slice) and not _is_headers(n.value):
+            out.add(n.slice.value)  # type: ignore[union-attr]
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and n.func.attr == "get" and n.args and _str_const(n.args[0])
+              and not _is_headers(n.func.value)):
+            out.add(n.args[0].value)  # type: ignore[union-attr]
+        elif isinstance(n, ast.Compare) and _str_const(n.left) and isinstance(
+                n.ops[0], ast.In | ast.NotIn):
+            out.add(n.left.value)  # type: ignore[union-attr]
+        elif isinstance(n, ast.Dict):
+            out |= {k.value for k in n.keys if k is not None and _str_const(k)}  # type: ignore
+        elif isinstance(n, ast.Set):
+            out |= {e.value for e in n.elts if _str_const(e)}  # type: ignore[union-attr]
+    return tuple(sorted(f for f in out if f and len(f) <= 64))
+
+
+def _headers(node: ast.AST) -> tuple[str, ...]:
+    out: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Subscript) and _is_headers(n.value) and _str_const(n.slice):
+            out.add(n.slice.value)  # type: ignore[union-attr]
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and n.func.attr == "get" and _is_headers(n.func.value) and n.args
+              and _str_const(n.args[0])):
+            out.add(n.args[0].value)  # type: ignore[union-attr]
+    return tuple(sorted(out))
+
+
+def _str_const(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _is_headers(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "headers"
+
+
+def _permissive(node: ast.AST, codes: tuple[int, ...]) -> bool:
+    classes = {c // 100 for c in codes}
+    negative = isinstance(node, ast.Compare) and all(
+        isinstance(op, ast.NotEq | ast.NotIn) for op in node.ops)
+    return (2 in classes and bool(classes & {4, 5})) or len(codes) >= 4 or negative
+
+
+def _classify(node: ast.AST, line: int) -> Check:
+    if isinstance(node, ast.Constant):
+        return Check("trivial", line)
+    if (isinstance(node, ast.Compare) and len(node.ops) == 1
+            and ast.dump(node.left) == ast.dump(node.comparators[0])):
+        return Check("trivial", line)
+    if isinstance(node, ast.BoolOp):  # `or`: as weak as its weakest branch
+        parts = [_classify(v, line) for v in node.values]
+        order = ["trivial", "truthy", "status", "presence", "type", "length", "value"]
+        kind = min((p.kind for p in parts), key=order.index)
+        codes = tuple(sorted({c for p in parts for c in p.codes}))
+        return Check(kind, line, codes, tuple(sorted({f for p in parts for f in p.fields})),
+                     _permissive(node, codes) or any(p.permissive for p in parts))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _classify(node.operand, line)
+        return Check("value" if inner.fields else inner.kind, line, inner.codes, inner.fields)
+    fields = _fields(node)
+    headers = _headers(node)
+    status = _status_attr(node)
+    if status and not fields and not headers:
+        codes = _codes(node) if status == "code" else ()
+        return Check("status", line, codes, (), _permissive(node, codes))
+    return Check(_body_kind(node, fields or headers), line, (), fields, headers=headers)
+
+
+def _body_kind(node: ast.AST, fields: tuple[str, ...]) -> str:
+    if isinstance(node, ast.Call):
+        name = call_name(node)
+        if name == "isinstance":
+            return "type"
+        if name in ("all", "any") and node.args:
+            inner = node.args[0]
+            elt = inner.elt if isinstance(inner, ast.GeneratorExp | ast.ListComp) else inner
+            return _body_kind(elt, fields)
+        if name == "len":
+            return "length" if fields else "truthy"
+        if name == ".get":
+            return "presence" if fields else "truthy"
+        return "value" if fields else "truthy"
+    if isinstance(node, ast.Compare):
+        op, right = node.ops[0], node.comparators[0]
+        if isinstance(op, ast.In | ast.NotIn) and _str_const(node.left):
+            return "presence"
+        if any(isinstance(n, ast.Call) and call_name(n) == "len" for n in ast.walk(node)):
+            return "length"
+        if isinstance(op, ast.IsNot) and isinstance(right, ast.Constant) and right.value is None:
+            return "presence" if fields else "truthy"
+        return "value"
+    return "presence" if fields else "truthy"

@@ -1,0 +1,271 @@
+"""Offline templates: API compliance (documented status, fields, types) and edge cases."""
+
+from __future__ import annotations
+
+from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_common import (
+    VERBS,
+    action_name,
+    bind,
+    body_checks,
+    path_params,
+    query_param,
+    record_checks,
+    records_expr,
+    thing,
+    unknown_url,
+)
+from pipeline.offline.gen_model import (
+    PAGE_PARAMS,
+    SEARCH_PARAMS,
+    SIZE_PARAMS,
+    UNIQUE_KEY,
+    UNSAFE_PATH,
+    Resource,
+    error_code,
+    has_reference,
+    payload_of,
+    response_doc,
+    success_status,
+)
+from pipeline.records import Endpoint
+
+
+def _status_words(code: int | None) -> str:
+    return f"returns_{code}" if code else "succeeds"
+
+
+def static_get(w: Writer, ep: Endpoint) -> Case | None:
+    """GET on a path without parameters: documented status and body."""
+    code = success_status(ep)
+    if code is None or not w.model.reachable(ep):
+        return None
+    checks = body_checks("response", ep)
+    suffix = "_with_documented_fields" if checks else ""
+    case = Case(f"test_get_{thing(ep.path)}_{_status_words(code)}{suffix}", "api_compliance")
+    case.add(w.call(case, "response", ep, {}), status_assert("response", ep), *checks)
+    return case
+
+
+def create(w: Writer, res: Resource) -> Case | None:
+    if not res.creatable or res.create is None or not w.model.reachable(res.create):
+        return None
+    code = success_status(res.create)
+    case = Case(f"test_create_{res.noun}_{_status_words(code)}_with_record", "api_compliance")
+    if not w.create_chain(case, res, {}):
+        return None
+    checks = record_checks(res, res.var, "payload", res.payload, w)
+    case.add(*(checks or [f"assert {res.id_var} is not None"]))
+    return case
+
+
+def get_item(w: Writer, res: Resource) -> Case | None:
+    ep = res.get
+    if ep is None or not res.creatable or not w.model.reachable(ep):
+        return None
+    case = Case(f"test_get_{res.noun}_returns_created_{res.noun}", "api_compliance")
+    bindings = bind(case, w, ep)
+    if bindings is None:
+        return None
+    case.add(w.call(case, "fetched", ep, bindings), status_assert("fetched", ep),
+             "body = fetched.json()", f"assert body[{literal(res.id_field)}] == {res.id_var}")
+    case.add(*record_checks(res, "body", "payload", res.payload, w))
+    return case
+
+
+def update_payload(res: Resource) -> dict | None:
+    """The documented update body, else the create body with its title-like field changed."""
+    ep = res.update
+    if ep is None:
+        return None
+    payload = payload_of(ep, res.fields)
+    if payload is None and res.payload:
+        texts = [k for k, v in res.payload.items() if isinstance(v, str)
+                 and UNIQUE_KEY.search(k) and not k.endswith(("sku", "code", "isbn", "email"))]
+        if not texts:
+            return None
+        payload = dict(res.payload) if ep.method == "PUT" else {}
+        payload[texts[0]] = f"{res.payload[texts[0]]} (updated)"
+    if payload is None or has_reference(payload):
+        return None
+    return payload
+
+
+def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) -> bool:
+    """Send the update and assert what it changed; False when nothing can be asserted."""
+    ep, changes = res.update, update_payload(res)
+    if ep is None or changes is None:
+        return False
+    case.add(*payload_lines("changes", changes))
+    case.add(w.call(case, "updated", ep, bindings, "json=changes"), status_assert("updated", ep))
+    echo = [k for k in w.echo_fields(res, changes)]
+    if success_status(ep) == 204 and res.get is not None:
+        case.add(w.call(case, "updated", res.get, bindings), status_assert("updated", res.get))
+    elif success_status(ep) == 204:
+        return True
+    case.add("after = updated.json()")
+    case.add(*[f"assert after[{literal(k)}] == changes[{literal(k)}]" for k in echo])
+    if not echo:
+        case.add(f"assert after[{literal(res.id_field)}] == {res.id_var}")
+    return True
+
+
+def update(w: Writer, res: Resource) -> Case | None:
+    ep = res.update
+    if ep is None or not res.creatable or not w.model.reachable(ep):
+        return None
+    case = Case(f"test_{VERBS[ep.method]}_{res.noun}_applies_changes", "api_compliance")
+    bindings = bind(case, w, ep)
+    if bindings is None or not emit_update(w, case, res, bindings):
+        return None
+    return case
+
+
+def delete(w: Writer, res: Resource) -> Case | None:
+    ep = res.delete
+    code = success_status(ep) if ep else None
+    if ep is None or code is None or not res.creatable or not w.model.reachable(ep):
+        return None
+    case = Case(f"test_delete_{res.noun}_returns_{code}", "api_compliance")
+    bindings = bind(case, w, ep, deletable=True)
+    if bindings is None:
+        return None
+    case.add(w.call(case, "deleted", ep, bindings), status_assert("deleted", ep))
+    if code == 204:
+        case.add('assert deleted.content == b""')
+    return case
+
+
+def action(w: Writer, ep: Endpoint) -> Case | None:
+    """An endpoint under a record (or naming one): create the record, call, check the answer."""
+    code = success_status(ep)
+    if code is None or not w.model.reachable(ep) or ep.method == "DELETE":
+        return None
+    if error_code(ep, 409) and not error_code(ep, 409, "already"):
+        return None  # succeeds only in a state the document does not let us set up
+    payload = payload_of(ep)
+    if ep.method in ("PUT", "PATCH") and payload is None:
+        return None
+    if payload is not None and has_reference(payload):
+        return None
+    case = Case(f"test_{VERBS[ep.method]}_{action_name(w.model, ep)}_{_status_words(code)}",
+                "api_compliance")
+    bindings = bind(case, w, ep)
+    if bindings is None:
+        return None
+    extra = ""
+    if payload is not None:
+        case.add(*payload_lines("body_sent", payload))
+        extra = "json=body_sent"
+    if 300 <= code < 400:
+        extra = "allow_redirects=False"
+    case.add(w.call(case, "result", ep, bindings, extra), status_assert("result", ep))
+    if 300 <= code < 400:
+        case.add('assert result.headers.get("Location")')
+    else:
+        case.add(*body_checks("result", ep, "answer"))
+    return case
+
+
+def static_post(w: Writer, ep: Endpoint) -> Case | None:
+    """A POST on a fixed path that is not a collection's create (batch operations...)."""
+    doc = response_doc(ep)
+    code, payload = success_status(ep), payload_of(ep, doc if isinstance(doc, dict) else None)
+    if (code is None or payload is None or has_reference(payload) or UNSAFE_PATH.search(ep.path)
+            or not w.model.reachable(ep) or response_doc(ep) is None):
+        return None
+    case = Case(f"test_post_{thing(ep.path)}_{_status_words(code)}_with_documented_fields",
+                "api_compliance")
+    case.add(*payload_lines("payload", payload))
+    case.add(w.call(case, "response", ep, {}, "json=payload"), status_assert("response", ep))
+    case.add(*body_checks("response", ep))
+    return case
+
+
+# --- edge cases --------------------------------------------------------------------------
+
+
+def unknown_get(w: Writer, ep: Endpoint) -> Case | None:
+    if ep.method != "GET" or not path_params(ep.path) or not error_code(ep, 404):
+        return None
+    if not w.model.reachable(ep):
+        return None
+    case = Case(f"test_get_{action_name(w.model, ep)}_unknown_id_returns_404", "edge_case")
+    lines, bindings = unknown_url(w, ep)
+    case.add(*lines, w.call(case, "response", ep, bindings, "allow_redirects=False"),
+             "assert response.status_code == 404, response.text",
+             *w.errors("response", 404))
+    return case
+
+
+def _list_case(w: Writer, ep: Endpoint, name: str, params: str) -> tuple[Case, str] | None:
+    doc = response_doc(ep)
+    records = records_expr(doc, "body")
+    if ep.method != "GET" or path_params(ep.path) or records is None or success_status(ep) != 200:
+        return None
+    if not w.model.reachable(ep):
+        return None
+    case = Case(name, "edge_case")
+    case.add(w.call(case, "response", ep, {}, f"params={params}"), status_assert("response", ep),
+             "body = response.json()")
+    return case, records
+
+
+def search_no_match(w: Writer, ep: Endpoint) -> Case | None:
+    param = query_param(w.model, ep, SEARCH_PARAMS)
+    if param is None:
+        return None
+    made = _list_case(w, ep, f"test_search_{thing(ep.path)}_without_match_returns_empty_list",
+                      f'{{{literal(param)}: unique("nomatch")}}')
+    if made is None:
+        return None
+    case, records = made
+    case.add(f"assert {records} == []")
+    doc = response_doc(ep)
+    if isinstance(doc, dict) and isinstance(doc.get("total"), int):
+        case.add('assert body["total"] == 0')
+    return case
+
+
+def page_past_end(w: Writer, ep: Endpoint) -> Case | None:
+    param = query_param(w.model, ep, PAGE_PARAMS)
+    if param is None:
+        return None
+    made = _list_case(w, ep, f"test_list_{thing(ep.path)}_page_past_end_returns_no_records",
+                      f"{{{literal(param)}: 100000}}")
+    if made is None:
+        return None
+    case, records = made
+    case.add(f"assert {records} == []")
+    return case
+
+
+def page_size_one(w: Writer, ep: Endpoint) -> Case | None:
+    param = query_param(w.model, ep, SIZE_PARAMS)
+    if param is None:
+        return None
+    name = f"test_list_{thing(ep.path)}_with_{param.lower()}_1_returns_at_most_one"
+    made = _list_case(w, ep, name, f"{{{literal(param)}: 1}}")
+    if made is None:
+        return None
+    case, records = made
+    case.add(f"assert len({records}) <= 1")
+    doc = response_doc(ep)
+    if isinstance(doc, dict) and isinstance(doc.get(param), int):
+        case.add(f"assert body[{literal(param)}] == 1")
+    return case
+
+
+def delete_twice(w: Writer, res: Resource) -> Case | None:
+    ep = res.delete
+    if ep is None or not error_code(ep, 404) or not res.creatable or not w.model.reachable(ep):
+        return None
+    case = Case(f"test_delete_{res.noun}_twice_returns_404", "edge_case")
+    bindings = bind(case, w, ep, deletable=True)
+    if bindings is None:
+        return None
+    case.add(w.call(case, "first", ep, bindings), status_assert("first", ep),
+             w.call(case, "second", ep, bindings),
+             "assert second.status_code == 404, second.text",
+             *w.errors("second", 404))
+    return case

@@ -1,0 +1,230 @@
+"""Source-code building blocks for the offline generator: literals, URLs, requests, asserts."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.offline.gen_model import (
+    UNIQUE_KEY,
+    Model,
+    Resource,
+    error_code,
+    has_reference,
+    success_status,
+)
+from pipeline.records import Endpoint
+
+INDENT = "    "
+NULLABLE = re.compile(r"(?<!created)_at$|(?:^|_)(?:date|due|expires?)(?:_|$)", re.I)
+_ZERO_ON_DELETE_CONFLICT = re.compile(r"^(?:quantity|qty|stock|balance|amount|count)$", re.I)
+
+
+def literal(value: Any) -> str:
+    """Python source for a JSON value (dicts keep their order)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return repr(value)
+
+
+def payload_lines(var: str, payload: dict, unique_keys: bool = True) -> list[str]:
+    """`var = {...}` with identity-like string fields made unique per run."""
+    parts = []
+    for key, value in payload.items():
+        src = literal(value)
+        if unique_keys and isinstance(value, str) and value and UNIQUE_KEY.search(key):
+            src = f"unique({src})"
+        parts.append(f"{literal(key)}: {src}")
+    one = f"{var} = {{" + ", ".join(parts) + "}"
+    if len(one) <= 92:
+        return [one]
+    return [f"{var} = {{", *[f"{INDENT}{p}," for p in parts], "}"]
+
+
+def set_assert(keys: list[str], right: str, prefix: str = "assert ") -> list[str]:
+    """`assert {keys} <= right`, wrapped over lines when long."""
+    items = [literal(k) for k in keys]
+    one = f"{prefix}{{{', '.join(items)}}} <= {right}"
+    if len(one) <= 92:
+        return [one]
+    rows, row = [], ""
+    for item in items:
+        if row and len(row) + len(item) > 80:
+            rows.append(row.rstrip())
+            row = ""
+        row += item + ", "
+    rows.append(row.rstrip())
+    return [f"{prefix}{{", *[INDENT + r for r in rows], f"}} <= {right}"]
+
+
+def type_check(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "(int, float)"
+    for py, name in ((str, "str"), (list, "list"), (dict, "dict")):
+        if isinstance(value, py):
+            return name
+    return None
+
+
+def field_asserts(body_var: str, example: dict, limit: int = 6) -> list[str]:
+    """Presence of every documented field, and the type of the first few."""
+    keys = [k for k in example if isinstance(k, str)]
+    if not keys:
+        return []
+    lines = set_assert(keys, f"set({body_var})")
+    typed = [(k, type_check(example[k])) for k in keys]
+    typed = [(k, "(str, type(None))" if t == "str" and NULLABLE.search(k) else t)
+             for k, t in typed]
+    for key, check in [t for t in typed if t[1]][:limit]:
+        lines.append(f"assert isinstance({body_var}[{literal(key)}], {check})")
+    return lines
+
+
+def status_assert(var: str, ep: Endpoint, code: int | None = None) -> str:
+    code = code if code is not None else success_status(ep)
+    if code is None:
+        return f"assert 200 <= {var}.status_code < 300, {var}.text"
+    return f"assert {var}.status_code == {code}, {var}.text"
+
+
+@dataclass
+class Case:
+    """A test case under construction."""
+
+    name: str
+    category: str
+    endpoints: list[str] = field(default_factory=list)
+    setup: list[str] = field(default_factory=list)
+    body: list[str] = field(default_factory=list)
+    cleanup: list[str] = field(default_factory=list)
+    fixtures: set[str] = field(default_factory=set)
+    doc: str = ""
+
+    def target(self, ep: Endpoint) -> None:
+        key = f"{ep.method} {ep.path}"
+        if key not in self.endpoints:
+            self.endpoints.append(key)
+
+    def add(self, *lines: str) -> None:
+        (self.body if self.cleanup or self.body else self.setup).extend(lines)
+
+    def source(self) -> str:
+        text = "\n".join(self.setup + self.body + self.cleanup)
+        order = ["base_url", "session", "unique", "auth_headers", "other_auth_headers"]
+        used = [f for f in order if f in self.fixtures or re.search(rf"\b{f}\b", text)]
+        out = [f"def {self.name}({', '.join(used)}):"]
+        if self.doc:
+            out.append(f'{INDENT}"""{self.doc}"""')
+        out += [INDENT + line if line else "" for line in self.setup]
+        if self.cleanup:
+            out.append(f"{INDENT}try:")
+            out += [INDENT * 2 + line if line else "" for line in self.body]
+            out.append(f"{INDENT}finally:")
+            out += [INDENT * 2 + line for line in self.cleanup]
+        else:
+            out += [INDENT + line if line else "" for line in self.body]
+        return "\n".join(out) + "\n"
+
+
+class Writer:
+    """Emits requests against one service model into a `Case`."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.last: dict[str, Endpoint] = {}  # response variable -> endpoint it came from
+
+    def errors(self, var: str, code: int) -> list[str]:
+        """The documented error body's top-level fields (endpoint example, else the format)."""
+        ep = self.last.get(var)
+        doc = ep.response_examples.get(code) if ep is not None else None
+        if not isinstance(doc, dict):
+            doc = self.model.spec.error_format
+        if not isinstance(doc, dict) or not doc:
+            return []
+        return set_assert([k for k in doc if isinstance(k, str)], f"set({var}.json())")
+
+    def url(self, path: str, bindings: dict[str, str]) -> str:
+        def sub(m: re.Match[str]) -> str:
+            return "{" + bindings.get(m.group(1), m.group(1)) + "}"
+
+        return 'f"{base_url}' + re.sub(r"\{([^{}]+)\}", sub, path) + '"'
+
+    def call(self, case: Case, var: str, ep: Endpoint, bindings: dict[str, str],
+             extra: str = "", auth: bool = True) -> str:
+        case.target(ep)
+        self.last[var] = ep
+        args = [self.url(ep.path, bindings)]
+        if extra:
+            args.append(extra)
+        if auth and self.model.needs_auth(ep):
+            args.append("headers=auth_headers")
+        return f"{var} = session.{ep.method.lower()}({', '.join(args)})"
+
+    def payload_for(self, res: Resource, deletable: bool = False) -> dict | None:
+        """The create payload; `deletable` empties stock-like counts a delete may refuse."""
+        payload = dict(res.payload or {})
+        if deletable and res.delete is not None and error_code(res.delete, 409):
+            for key, value in payload.items():
+                if isinstance(value, int | float) and _ZERO_ON_DELETE_CONFLICT.match(key):
+                    payload[key] = 0
+        return payload if res.payload is not None else None
+
+    def create_chain(self, case: Case, res: Resource, bindings: dict[str, str],
+                     target_var: str = "response", deletable: bool = False,
+                     target_payload: str = "payload") -> bool:
+        """Create `res` (and its parents first); binds each path param to its id variable.
+
+        The root record is deleted in `finally` when the service documents a delete.
+        """
+        for node in res.chain():
+            if not node.creatable or node.id_field is None:
+                return False
+            last = node is res
+            pvar = target_payload if last else f"{node.noun}_payload"
+            rvar = target_var if last else f"{node.noun}_response"
+            case.add(*payload_lines(pvar, self.payload_for(node, deletable and last) or {}))
+            assert node.create is not None
+            case.add(self.call(case, rvar, node.create, bindings, f"json={pvar}"),
+                     status_assert(rvar, node.create))
+            case.add(f"{node.var} = {rvar}.json()",
+                     f"{node.id_var} = {node.var}[{literal(node.id_field)}]")
+            if node.param:
+                bindings[node.param] = node.id_var
+            if node is res.chain()[0] and node.delete is not None:
+                targets = list(case.endpoints)
+                line = self.call(case, "_", node.delete, bindings)
+                case.endpoints[:] = targets  # cleanup is not what the case tests
+                case.cleanup.append(line.split(" = ", 1)[1])
+        return True
+
+    def unknown_id(self, res: Resource | None) -> str:
+        """Source for an id no record has (shape of the documented ids)."""
+        example = res.id_example if res else None
+        if isinstance(example, str) and example:
+            if re.fullmatch(r"[0-9a-f]{8,}", example):
+                return literal("0" * len(example))
+            return f"unique({literal(example)})"
+        return "999999999"
+
+    def echo_fields(self, res: Resource, payload: dict) -> list[str]:
+        """Request fields the record should hold unchanged (text titles, plain numbers)."""
+        out = []
+        for key, value in payload.items():
+            if key not in res.fields and res.fields:
+                continue
+            text = isinstance(value, str) and re.search(r"(?:^|_)(?:name|title)$", key)
+            number = (isinstance(value, int | float) and not isinstance(value, bool)
+                      and key in res.fields and not has_reference({key: value}))
+            if text or number:
+                out.append(key)
+        return out[:3]

@@ -1,0 +1,133 @@
+"""Helpers shared by the offline case templates: names, owner binding, body checks."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.offline.gen_code import Case, Writer, field_asserts, literal, set_assert
+from pipeline.offline.gen_model import (
+    Model,
+    Resource,
+    first_record,
+    is_param,
+    list_key,
+    response_doc,
+    segments,
+    snake,
+)
+from pipeline.records import Endpoint
+
+_PREFIX = re.compile(r"^(?:api|v\d+(?:\.\d+)?|rest)$", re.I)
+VERBS = {"GET": "get", "POST": "post", "PUT": "put", "PATCH": "patch", "DELETE": "delete"}
+
+
+def thing(path: str) -> str:
+    """A readable name for a path: its static segments without api/v1 prefixes."""
+    segs = [s for s in segments(path) if not is_param(s)]
+    while len(segs) > 1 and _PREFIX.match(segs[0]):
+        segs = segs[1:]
+    return snake("_".join(segs)) if segs else "root"
+
+
+def action_name(model: Model, ep: Endpoint) -> str:
+    owner = model.owner(ep.path)
+    if owner is not None and ep.path == owner.item:
+        return owner.noun
+    if owner is None or owner.item is None or not ep.path.startswith(owner.item + "/"):
+        return thing(ep.path)
+    tail = ep.path[len(owner.item) + 1:]
+    return f"{owner.noun}_{snake(re.sub(r'{[^}]+}', '', tail)) or 'item'}"
+
+
+def path_params(path: str) -> list[str]:
+    return re.findall(r"\{([^{}]+)\}", path)
+
+
+def bind(case: Case, w: Writer, ep: Endpoint, deletable: bool = False,
+         target_var: str = "response") -> dict[str, str] | None:
+    """Create the record(s) `ep`'s path params name; None when the document does not allow it."""
+    params = path_params(ep.path)
+    bindings: dict[str, str] = {}
+    if not params:
+        return bindings
+    owner = w.model.owner(ep.path)
+    if owner is None or not w.create_chain(case, owner, bindings, target_var, deletable):
+        return None
+    if any(p not in bindings for p in params):
+        return None
+    return bindings
+
+
+def unknown_bindings(w: Writer, ep: Endpoint) -> dict[str, str]:
+    """Path params bound to ids no record has."""
+    out = {}
+    for param in path_params(ep.path):
+        res = next((r for r in w.model.resources if r.param == param), None)
+        out[param] = w.unknown_id(res)
+    return out
+
+
+def unknown_url(w: Writer, ep: Endpoint) -> tuple[list[str], dict[str, str]]:
+    """Lines assigning unknown ids to variables, and the bindings naming them."""
+    lines, bindings = [], {}
+    for param, src in unknown_bindings(w, ep).items():
+        var = f"unknown_{snake(param)}"
+        lines.append(f"{var} = {src}")
+        bindings[param] = var
+    return lines, bindings
+
+
+def body_checks(var: str, ep: Endpoint, body_var: str = "body") -> list[str]:
+    """Assertions on a success body from the documented example (type, fields, records)."""
+    doc = response_doc(ep)
+    if doc is None:
+        return []
+    lines = [f"{body_var} = {var}.json()"]
+    if isinstance(doc, list):
+        lines.append(f"assert isinstance({body_var}, list)")
+        rec = first_record(doc)
+        if rec:
+            lines += [f"for record in {body_var}:",
+                      *["    " + x for x in set_assert(list(rec), "set(record)")]]
+        return lines
+    if not isinstance(doc, dict) or not doc:
+        return []
+    lines += field_asserts(body_var, doc)
+    key = list_key(doc)
+    rec = first_record(doc)
+    if key and rec:
+        lines += [f"for record in {body_var}[{literal(key)}]:",
+                  *["    " + x for x in set_assert(list(rec), "set(record)")]]
+    return lines
+
+
+def record_checks(res: Resource, body_var: str, payload_var: str | None,
+                  payload: dict | None, w: Writer) -> list[str]:
+    """Assertions that a returned record has its documented fields and the values sent."""
+    lines = field_asserts(body_var, res.fields) if res.fields else []
+    for key in w.echo_fields(res, payload or {}) if payload_var else []:
+        lines.append(f"assert {body_var}[{literal(key)}] == {payload_var}[{literal(key)}]")
+    return lines
+
+
+def records_expr(doc: object, body_var: str) -> str | None:
+    """Source for the list of records in a list response (None: shape unknown)."""
+    if isinstance(doc, list):
+        return body_var
+    key = list_key(doc)
+    return f"{body_var}[{literal(key)}]" if key else None
+
+
+def query_param(model: Model, ep: Endpoint, names: tuple[str, ...]) -> str | None:
+    """A documented query parameter among `names` (params first, then response keys)."""
+    documented = [p.name for p in ep.params if p.location == "query"]
+    for name in names:
+        if name in documented:
+            return name
+    doc = response_doc(ep)
+    if isinstance(doc, dict):
+        for name in names:
+            if name in doc and name not in ("size",):
+                return name
+    return None
+

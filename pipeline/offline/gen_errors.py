@@ -1,0 +1,201 @@
+"""Offline templates: error handling (invalid bodies, documented 4xx, auth errors)."""
+
+from __future__ import annotations
+
+from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_common import (
+    VERBS,
+    action_name,
+    bind,
+    path_params,
+    query_param,
+    thing,
+    unknown_url,
+)
+from pipeline.offline.gen_model import (
+    PAGE_PARAMS,
+    SIZE_PARAMS,
+    Resource,
+    error_code,
+    has_reference,
+    payload_of,
+)
+from pipeline.records import Endpoint
+
+DUPLICATE_WORDS = ("exist", "duplicate", "taken", "already", "unique", "in use", "已存在", "重复")
+VALIDATION_WORDS = ("valid", "missing", "required", "field", "rule", "缺少", "不符合")
+JSON_WORDS = ("json", "object")
+PARAM_WORDS = ("param", "limit", "offset", "page", "size", "query", "not an integer", "range")
+
+
+def _validation_code(ep: Endpoint) -> int | None:
+    if error_code(ep, 422):
+        return 422
+    if error_code(ep, 400, *VALIDATION_WORDS) and not error_code(ep, 400, *JSON_WORDS):
+        return 400
+    return None
+
+
+def _start(w: Writer, res: Resource, name: str) -> tuple[Case, dict[str, str]] | None:
+    """A case with the parents of `res` created (bindings for the collection path)."""
+    ep = res.create
+    if ep is None or not w.model.reachable(ep):
+        return None
+    case = Case(name, "error_handling")
+    bindings: dict[str, str] = {}
+    if res.parent is not None and not w.create_chain(
+            case, res.parent, bindings, "parent", target_payload=f"{res.parent.noun}_payload"):
+        return None
+    if any(p not in bindings for p in path_params(ep.path)):
+        return None
+    return case, bindings
+
+
+def create_empty(w: Writer, res: Resource) -> Case | None:
+    code = _validation_code(res.create) if res.create else None
+    if code is None or res.create is None:
+        return None
+    made = _start(w, res, f"test_create_{res.noun}_with_empty_body_returns_{code}")
+    if made is None:
+        return None
+    case, bindings = made
+    case.add(w.call(case, "response", res.create, bindings, "json={}"),
+             f"assert response.status_code == {code}, response.text",
+             *w.errors("response", code))
+    return case
+
+
+def malformed_json(w: Writer, res: Resource) -> Case | None:
+    ep = res.create
+    if ep is None or not error_code(ep, 400, *JSON_WORDS):
+        return None
+    made = _start(w, res, f"test_create_{res.noun}_with_malformed_json_returns_400")
+    if made is None:
+        return None
+    case, bindings = made
+    extra = 'data="{not json", headers={"Content-Type": "application/json"}'
+    if w.model.needs_auth(ep):
+        extra = 'data="{not json", headers={**auth_headers, "Content-Type": "application/json"}'
+    case.add(w.call(case, "response", ep, bindings, extra, auth=False),
+             "assert response.status_code == 400, response.text",
+             *w.errors("response", 400))
+    return case
+
+
+def wrong_type(w: Writer, res: Resource) -> Case | None:
+    ep = res.create
+    if ep is None or not error_code(ep, 422) or not res.creatable:
+        return None
+    numeric = [k for k, v in (res.payload or {}).items()
+               if isinstance(v, int | float) and not isinstance(v, bool)]
+    if not numeric:
+        return None
+    made = _start(w, res, f"test_create_{res.noun}_with_text_{numeric[0].lower()}_returns_422")
+    if made is None:
+        return None
+    case, bindings = made
+    case.add(*payload_lines("payload", w.payload_for(res) or {}))
+    case.add(f"payload[{literal(numeric[0])}] = \"not-a-number\"",
+             w.call(case, "response", ep, bindings, "json=payload"),
+             "assert response.status_code == 422, response.text",
+             *w.errors("response", 422))
+    return case
+
+
+def duplicate(w: Writer, res: Resource) -> Case | None:
+    ep = res.create
+    if ep is None or not error_code(ep, 409, *DUPLICATE_WORDS) or not res.creatable:
+        return None
+    case = Case(f"test_create_{res.noun}_twice_returns_409", "error_handling")
+    if not w.create_chain(case, res, {}):
+        return None
+    bindings = {n.param: n.id_var for n in res.chain()[:-1] if n.param}
+    case.add(w.call(case, "again", ep, bindings, "json=payload"),
+             "assert again.status_code == 409, again.text",
+             *w.errors("again", 409))
+    return case
+
+
+def mutate_unknown(w: Writer, ep: Endpoint) -> Case | None:
+    """A non-GET call on an id no record has: the documented 404."""
+    if ep.method == "GET" or not path_params(ep.path) or not error_code(ep, 404):
+        return None
+    payload = payload_of(ep)
+    if ep.method in ("PUT", "PATCH") and payload is None:
+        owner = w.model.owner(ep.path)
+        payload = owner.payload if owner and owner.update is ep else None
+        if payload is None:
+            return None
+    if not w.model.reachable(ep) or (payload and has_reference(payload)):
+        return None
+    name = f"test_{VERBS[ep.method]}_{action_name(w.model, ep)}_unknown_id_returns_404"
+    case = Case(name, "error_handling")
+    lines, bindings = unknown_url(w, ep)
+    case.add(*lines)
+    extra = ""
+    if payload:
+        case.add(*payload_lines("payload", payload))
+        extra = "json=payload"
+    case.add(w.call(case, "response", ep, bindings, extra),
+             "assert response.status_code == 404, response.text",
+             *w.errors("response", 404))
+    return case
+
+
+def repeat_conflict(w: Writer, ep: Endpoint) -> Case | None:
+    """An action documented to conflict when already done: first call ok, second 409."""
+    if ep.method != "POST" or not path_params(ep.path) or not error_code(ep, 409, "already"):
+        return None
+    owner = w.model.owner(ep.path)
+    if owner is None or owner.create is ep or not w.model.reachable(ep):
+        return None
+    payload = payload_of(ep)
+    if payload is not None and has_reference(payload):
+        return None
+    case = Case(f"test_post_{action_name(w.model, ep)}_twice_returns_409", "error_handling")
+    bindings = bind(case, w, ep)
+    if bindings is None:
+        return None
+    extra = ""
+    if payload is not None:
+        case.add(*payload_lines("body_sent", payload))
+        extra = "json=body_sent"
+    case.add(w.call(case, "first", ep, bindings, extra), status_assert("first", ep),
+             w.call(case, "second", ep, bindings, extra),
+             "assert second.status_code == 409, second.text",
+             *w.errors("second", 409))
+    return case
+
+
+def bad_query(w: Writer, ep: Endpoint) -> Case | None:
+    if ep.method != "GET" or path_params(ep.path) or not w.model.reachable(ep):
+        return None
+    code = next((c for c in (400, 422) if error_code(ep, c, *PARAM_WORDS)), None)
+    param = query_param(w.model, ep, SIZE_PARAMS + PAGE_PARAMS)
+    if code is None or param is None:
+        return None
+    case = Case(f"test_list_{thing(ep.path)}_with_text_{param.lower()}_returns_{code}",
+                "error_handling")
+    case.add(w.call(case, "response", ep, {}, f'params={{{literal(param)}: "abc"}}'),
+             f"assert response.status_code == {code}, response.text",
+             *w.errors("response", code))
+    return case
+
+
+def missing_token(w: Writer, ep: Endpoint) -> Case | None:
+    """A protected endpoint called without credentials: the documented 401."""
+    if not w.model.needs_auth(ep) or not error_code(ep, 401):
+        return None
+    lines, bindings = unknown_url(w, ep)
+    name = f"test_{VERBS[ep.method]}_{action_name(w.model, ep)}_without_token_returns_401"
+    case = Case(name, "error_handling")
+    case.add(*lines)
+    payload = payload_of(ep)
+    extra = ""
+    if payload is not None:
+        case.add(*payload_lines("payload", payload))
+        extra = "json=payload"
+    case.add(w.call(case, "response", ep, bindings, extra, auth=False),
+             "assert response.status_code == 401, response.text",
+             *w.errors("response", 401))
+    return case

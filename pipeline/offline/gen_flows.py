@@ -1,0 +1,201 @@
+"""Offline templates: integration flows (create → read → update → delete, auth flows)."""
+
+from __future__ import annotations
+
+from pipeline.offline.gen_api import emit_update
+from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_common import action_name, bind, body_checks, records_expr
+from pipeline.offline.gen_model import (
+    SEARCH_PARAMS,
+    Model,
+    Resource,
+    error_code,
+    has_reference,
+    payload_of,
+    response_doc,
+    success_status,
+    token_field,
+)
+from pipeline.records import Endpoint
+
+
+def header_source(model: Model, token_var: str = "token") -> str | None:
+    """Source of the headers dict that carries a token, per the documented scheme."""
+    auth = model.spec.auth
+    if auth is None:
+        return None
+    scheme = auth.scheme.lower()
+    if scheme == "bearer":
+        value = f'f"Bearer {{{token_var}}}"'
+    elif scheme == "token":
+        value = f'f"Token {{{token_var}}}"'
+    elif scheme == "api-key":
+        value = token_var
+    else:
+        return None
+    return f"{{{literal(auth.header)}: {value}}}"
+
+
+def _listing_check(case: Case, w: Writer, res: Resource, bindings: dict[str, str],
+                   present: bool) -> bool:
+    ep = res.listing
+    records = records_expr(response_doc(ep), "listed_body") if ep else None
+    if ep is None or records is None or not w.model.reachable(ep):
+        return False
+    search = next((p.name for p in ep.params if p.name in SEARCH_PARAMS), None)
+    title = next((k for k in (res.payload or {}) if k in ("title", "name")), None)
+    extra = ""
+    if search and title:
+        extra = f"params={{{literal(search)}: payload[{literal(title)}]}}"
+    elif not isinstance(response_doc(ep), list) and res.parent is None:
+        return False  # a paged list may not show the new record on its first page
+    key = literal(res.id_field)
+    case.add(w.call(case, "listed", ep, bindings, extra), status_assert("listed", ep),
+             "listed_body = listed.json()",
+             f"assert {res.id_var} {'in' if present else 'not in'} "
+             f"[record[{key}] for record in {records}]")
+    return True
+
+
+def lifecycle(w: Writer, res: Resource) -> Case | None:
+    """Create, read it back (item or list), update, delete, and see it gone."""
+    if not res.creatable or res.delete is None or res.create is None:
+        return None
+    if not all(w.model.reachable(e) for e in (res.create, res.delete)):
+        return None
+    case = Case(f"test_{res.noun}_lifecycle_create_read_update_delete", "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings, deletable=True):
+        return None
+    read = res.get is not None and w.model.reachable(res.get)
+    if read:
+        assert res.get is not None
+        case.add(w.call(case, "fetched", res.get, bindings), status_assert("fetched", res.get),
+                 f"assert fetched.json()[{literal(res.id_field)}] == {res.id_var}")
+    elif not _listing_check(case, w, res, bindings, present=True):
+        return None
+    if res.update is not None and w.model.reachable(res.update):
+        emit_update(w, case, res, bindings)
+    case.add(w.call(case, "deleted", res.delete, bindings), status_assert("deleted", res.delete))
+    if read and res.get is not None and error_code(res.get, 404):
+        case.add(w.call(case, "gone", res.get, bindings),
+                 "assert gone.status_code == 404, gone.text",
+                 *w.errors("gone", 404))
+    elif not read:
+        _listing_check(case, w, res, bindings, present=False)
+    return case
+
+
+def listed_after_create(w: Writer, res: Resource) -> Case | None:
+    if not res.creatable or res.create is None or not w.model.reachable(res.create):
+        return None
+    case = Case(f"test_created_{res.noun}_appears_in_list", "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    if not _listing_check(case, w, res, bindings, present=True):
+        return None
+    return case
+
+
+def action_pair(w: Writer, post: Endpoint, delete: Endpoint) -> Case | None:
+    """POST then DELETE on the same sub-path of a record (start then end a state)."""
+    if success_status(post) is None or success_status(delete) is None:
+        return None
+    payload = payload_of(post)
+    if payload is not None and has_reference(payload):
+        return None
+    if not (w.model.reachable(post) and w.model.reachable(delete)):
+        return None
+    case = Case(f"test_{action_name(w.model, post)}_post_then_delete_succeeds", "integration")
+    bindings = bind(case, w, post)
+    if bindings is None:
+        return None
+    extra = ""
+    if payload is not None:
+        case.add(*payload_lines("body_sent", payload))
+        extra = "json=body_sent"
+    case.add(w.call(case, "started", post, bindings, extra), status_assert("started", post),
+             w.call(case, "ended", delete, bindings), status_assert("ended", delete))
+    case.add(*body_checks("ended", delete, "ended_body"))
+    return case
+
+
+def _register_lines(case: Case, w: Writer, model: Model) -> list[str] | None:
+    """Register a fresh user and log in; leaves `headers` bound. None if undocumented."""
+    reg, login, field = model.register, model.login, token_field(model)
+    header = header_source(model)
+    if login is None or field is None or header is None:
+        return None
+    login_doc = login.request_example if isinstance(login.request_example, dict) else {}
+    creds = dict(reg.request_example) if reg is not None else {}
+    if reg is not None:
+        case.add(*payload_lines("credentials", creds),
+                 w.call(case, "registered", reg, {}, "json=credentials"),
+                 status_assert("registered", reg))
+    else:
+        return None
+    parts = [f"{literal(k)}: credentials[{literal(k)}]" if k in creds else
+             f"{literal(k)}: {literal(v)}" for k, v in login_doc.items()]
+    case.add(f"login = session.{login.method.lower()}(f\"{{base_url}}{login.path}\", "
+             f"json={{{', '.join(parts)}}})")
+    case.target(login)
+    case.add(status_assert("login", login), f"token = login.json()[{literal(field)}]",
+             "assert isinstance(token, str) and token", f"headers = {header}")
+    return []
+
+
+def auth_flow(w: Writer) -> Case | None:
+    """Register, log in, use the token on a protected endpoint, log out, token refused."""
+    model = w.model
+    protected = next((e for e in model.spec.endpoints if e.method == "GET" and "{" not in e.path
+                      and model.needs_auth(e) and success_status(e)), None)
+    if protected is None:
+        return None
+    case = Case("test_register_login_and_access_protected_endpoint", "integration")
+    if _register_lines(case, w, model) is None:
+        return None
+    call = w.call(case, "me", protected, {}, "headers=headers", auth=False)
+    case.add(call, status_assert("me", protected))
+    logout = next((e for e in model.spec.endpoints if e.method == "POST"
+                   and "logout" in e.path.lower() and success_status(e)), None)
+    if logout is not None and error_code(logout, 401):
+        case.name = "test_register_login_use_token_then_logout_revokes_it"
+        out = w.call(case, "out", logout, {}, "headers=headers", auth=False)
+        again = w.call(case, "again", logout, {}, "headers=headers", auth=False)
+        case.add(out, status_assert("out", logout), again,
+                 "assert again.status_code == 401, again.text",
+                 *w.errors("again", 401))
+    return case
+
+
+def login_wrong_password(w: Writer) -> Case | None:
+    model = w.model
+    login = model.login
+    if login is None or not error_code(login, 401) or not isinstance(login.request_example, dict):
+        return None
+    case = Case("test_login_with_unknown_user_returns_401", "error_handling")
+    body = {k: v for k, v in login.request_example.items()}
+    case.add(*payload_lines("credentials", body),
+             w.call(case, "response", login, {}, "json=credentials"),
+             "assert response.status_code == 401, response.text",
+             *w.errors("response", 401))
+    return case
+
+
+def isolation(w: Writer, res: Resource) -> Case | None:
+    """Another user cannot read a record: the documented 404 (or 403)."""
+    ep = res.get
+    if ep is None or not res.creatable or not w.model.needs_auth(ep) or not w.model.auth_usable:
+        return None
+    code = 404 if error_code(ep, 404) else 403 if error_code(ep, 403) else None
+    if code is None or res.parent is not None:
+        return None
+    case = Case(f"test_other_user_cannot_read_{res.noun}", "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    case.add(w.call(case, "response", ep, bindings, "headers=other_auth_headers", auth=False),
+             f"assert response.status_code == {code}, response.text",
+             *w.errors("response", code))
+    return case

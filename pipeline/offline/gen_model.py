@@ -1,0 +1,343 @@
+"""What the offline generator knows about a service: resources, ids, payloads, statuses.
+
+Pure functions over a `Spec`. Everything here is conservative: when the document does not say
+enough to write a correct request or assertion, the answer is `None` and the caller skips the
+test case it would have written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.records import Endpoint, Spec
+
+UNIQUE_KEY = re.compile(r"(?:^|_)(?:name|title|username|login|email|sku|code|isbn|slug|key|"
+                        r"handle|filename|url|uri|link)$", re.I)
+ECHO_TEXT_KEY = re.compile(r"(?:^|_)(?:name|title|username|description|content|note)$", re.I)
+REFERENCE_KEY = re.compile(r"(?:_id|Id|_ids|Ids)$|^(?:sku|isbn)$")
+SEARCH_PARAMS = ("q", "search", "query", "keyword", "term")
+PAGE_PARAMS = ("page",)
+SIZE_PARAMS = ("per_page", "page_size", "pageSize", "size", "limit")
+REGISTER_PATH = re.compile(r"register|sign-?up", re.I)
+UNSAFE_PATH = re.compile(r"reset|clear|purge|shutdown|wipe|seed", re.I)
+
+
+def is_param(segment: str) -> bool:
+    return segment.startswith("{") and segment.endswith("}")
+
+
+def segments(path: str) -> list[str]:
+    return [s for s in path.split("/") if s]
+
+
+def snake(name: str) -> str:
+    name = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
+    return re.sub(r"[^0-9A-Za-z]+", "_", name).strip("_").lower() or "item"
+
+
+def singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
+        return word[:-1]
+    return word
+
+
+def success_codes(ep: Endpoint) -> list[int]:
+    return sorted(c for c in ep.status_codes if 200 <= c < 300)
+
+
+def success_status(ep: Endpoint) -> int | None:
+    """The documented success status the method most likely returns, else None."""
+    codes = success_codes(ep)
+    preferred = {"POST": (201, 200, 202), "DELETE": (204, 200, 202)}.get(ep.method, (200,))
+    for code in preferred:
+        if code in codes:
+            return code
+    if codes:
+        return codes[0]
+    redirects = sorted(c for c in ep.status_codes if 300 <= c < 400)
+    if redirects and ep.method == "GET":
+        return redirects[0]
+    if ep.method == "GET" and (ep.response_example is not None or ep.response_schema):
+        return 200  # a documented GET body without a code: the HTTP default
+    return None
+
+
+def error_code(ep: Endpoint, code: int, *words: str) -> bool:
+    """Is `code` documented for `ep` (and, when words are given, does its text name one)?"""
+    if code not in ep.status_codes:
+        return False
+    if not words:
+        return True
+    text = str(ep.status_codes[code]).lower()
+    return any(w in text for w in words)
+
+
+def response_doc(ep: Endpoint) -> Any:
+    """The documented success body (example first, then JSON quoted in the status text)."""
+    status = success_status(ep)
+    if status is not None and status in ep.response_examples:
+        return ep.response_examples[status]
+    if ep.response_example is not None:
+        return ep.response_example
+    text = str(ep.status_codes.get(status or 0, ""))
+    match = re.search(r"(\{.*\}|\[.*\])", text)
+    if match:
+        try:
+            return json.loads(match.group(1))
+        except ValueError:
+            return None
+    return None
+
+
+def list_key(body: Any) -> str | None:
+    """The key of the list of records in a paged/enveloped list response."""
+    if not isinstance(body, dict):
+        return None
+    for key, value in body.items():
+        if isinstance(value, list) and (not value or isinstance(value[0], dict)):
+            return key
+    return None
+
+
+def first_record(body: Any) -> dict | None:
+    if isinstance(body, list):
+        return body[0] if body and isinstance(body[0], dict) else None
+    key = list_key(body)
+    if key and body[key] and isinstance(body[key][0], dict):
+        return body[key][0]
+    return None
+
+
+def has_reference(value: Any, top: bool = True) -> bool:
+    """Does a payload point at other records (ids, skus) the test would have to create?"""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if REFERENCE_KEY.search(key) and not (top and key in ("sku", "isbn")):
+                return True
+            if has_reference(item, top=False):
+                return True
+    if isinstance(value, list):
+        return any(has_reference(v, top=False) for v in value)
+    return False
+
+
+def _value_for(name: str, type_: str | None, known: dict[str, Any]) -> Any:
+    """A value the document vouches for: the record example's, else a typed default."""
+    if name in known and known[name] is not None:
+        return known[name]
+    t = (type_ or "").lower()
+    if "bool" in t:
+        return True
+    if "int" in t:
+        return 1
+    if any(w in t for w in ("num", "float", "decimal")):
+        return 1.5
+    low = name.lower()
+    if "str" in t and "email" in low:
+        return "someone@example.com"
+    if "str" in t and ("url" in low or "link" in low):
+        return "https://example.com/page"
+    return None  # a string with unknown rules: no safe value
+
+
+def payload_of(ep: Endpoint, known: dict[str, Any] | None = None) -> dict | None:
+    """A request body the document vouches for: its example, else its required fields
+    (values from `known`, the record example, or typed defaults)."""
+    if isinstance(ep.request_example, dict) and ep.request_example:
+        return dict(ep.request_example)
+    body = [p for p in ep.params if p.location == "body"]
+    schema = ep.request_schema or {}
+    required = set(schema.get("required") or []) | {p.name for p in body if p.required}
+    if not required:
+        return None
+    props = schema.get("properties") or {}
+    out: dict[str, Any] = {}
+    for name in sorted(required, key=lambda n: ([p.name for p in body] + [n]).index(n)):
+        type_ = next((p.type for p in body if p.name == name), None)
+        type_ = type_ or (props.get(name) or {}).get("type")
+        value = _value_for(name, type_, known or {})
+        if value is None:
+            return None
+        out[name] = value
+    return out
+
+
+@dataclass
+class Resource:
+    collection: str
+    noun: str
+    item: str | None = None
+    param: str | None = None
+    parent: Resource | None = None
+    create: Endpoint | None = None
+    listing: Endpoint | None = None
+    get: Endpoint | None = None
+    update: Endpoint | None = None
+    delete: Endpoint | None = None
+    payload: dict | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    id_field: str | None = None
+    id_example: Any = None
+
+    @property
+    def var(self) -> str:
+        return self.noun
+
+    @property
+    def id_var(self) -> str:
+        return f"{self.noun}_{snake(self.id_field or 'id')}"
+
+    @property
+    def creatable(self) -> bool:
+        if self.create is None or self.payload is None or has_reference(self.payload):
+            return False
+        return self.parent is None or self.parent.creatable
+
+    def chain(self) -> list[Resource]:
+        out: list[Resource] = []
+        node: Resource | None = self
+        while node is not None:
+            out.insert(0, node)
+            node = node.parent
+        return out
+
+
+def _representation(res: Resource) -> dict[str, Any]:
+    """The record's fields: from the create, get or list example, whichever is trustworthy."""
+    if res.create is not None:
+        body = response_doc(res.create)
+        if isinstance(body, dict) and res.payload:
+            shared = set(body) & set(res.payload)
+            if shared or "id" in body:
+                return body
+    if res.get is not None and isinstance(response_doc(res.get), dict):
+        return response_doc(res.get)
+    if res.listing is not None:
+        rec = first_record(response_doc(res.listing))
+        if rec:
+            return rec
+    return {}
+
+
+def _id_field(res: Resource) -> str | None:
+    param = res.param or ""
+    names = [param, snake(param), re.sub(r"(_id|Id)$", "", param), "id"]
+    for name in names:
+        if name and name in res.fields:
+            return name
+    if param and param in (res.payload or {}):
+        return param
+    if param == "id" or param.endswith(("_id", "Id")) or not param:
+        return "id"
+    return None
+
+
+@dataclass
+class Model:
+    spec: Spec
+    resources: list[Resource]
+    by_item: dict[str, Resource]
+    register: Endpoint | None = None
+    login: Endpoint | None = None
+
+    @property
+    def auth_usable(self) -> bool:
+        return self.spec.auth is not None and self.login is not None and (
+            isinstance(self.login.request_example, dict) and bool(self.login.request_example))
+
+    def needs_auth(self, ep: Endpoint) -> bool:
+        if self.spec.auth is None or ep.auth_required is False:
+            return False
+        return ep not in (self.register, self.login)
+
+    def reachable(self, ep: Endpoint) -> bool:
+        return not self.needs_auth(ep) or self.auth_usable
+
+    def owner(self, path: str) -> Resource | None:
+        """The resource whose item path is the longest prefix of `path` (or equal)."""
+        best: Resource | None = None
+        for item, res in self.by_item.items():
+            if (path == item or path.startswith(item + "/")) and (
+                    best is None or len(item) > len(best.item or "")):
+                best = res
+        if best is None:
+            params = re.findall(r"\{([^{}]+)\}", path)
+            for res in self.resources:
+                if params and res.param == params[-1] and len(params) == 1:
+                    return res
+        return best
+
+
+def build_model(spec: Spec) -> Model:
+    eps = list(spec.endpoints)
+    paths = {e.path for e in eps}
+    resources: list[Resource] = []
+    by_collection: dict[str, Resource] = {}
+    for ep in eps:
+        segs = segments(ep.path)
+        if not segs or is_param(segs[-1]) or ep.path in by_collection:
+            continue
+        item = next((p for p in sorted(paths) if p.startswith(ep.path + "/")
+                     and len(segments(p)) == len(segs) + 1 and is_param(segments(p)[-1])), None)
+        methods = {e.method for e in eps if e.path == ep.path}
+        if item is None and not ("POST" in methods and len(segs) > 1 and is_param(segs[-2])):
+            continue
+        res = Resource(collection=ep.path, noun=snake(singular(segs[-1])), item=item,
+                       param=segments(item)[-1][1:-1] if item else None)
+        by_collection[ep.path] = res
+        resources.append(res)
+    for res in resources:
+        for ep in eps:
+            if ep.path == res.collection:
+                if ep.method == "POST":
+                    res.create = res.create or ep
+                elif ep.method == "GET":
+                    res.listing = res.listing or ep
+            elif res.item and ep.path == res.item:
+                slot = {"GET": "get", "PUT": "update", "PATCH": "update", "DELETE": "delete"}
+                name = slot.get(ep.method)
+                if name and getattr(res, name) is None:
+                    setattr(res, name, ep)
+        if res.create is not None and isinstance(res.create.request_example, dict):
+            res.payload = payload_of(res.create)
+    by_item = {r.item: r for r in resources if r.item}
+    for res in list(resources):
+        segs = segments(res.collection)
+        if len(segs) > 1 and is_param(segs[-2]):
+            parent_item = "/" + "/".join(segs[:-1])
+            res.parent = by_item.get(parent_item)
+            if res.parent is None:
+                res.create = None
+        res.fields = _representation(res)
+        if res.payload is None and res.create is not None:
+            res.payload = payload_of(res.create, res.fields)
+        res.id_field = _id_field(res)
+        res.id_example = res.fields.get(res.id_field or "")
+        if res.id_example is None and res.payload:
+            res.id_example = res.payload.get(res.id_field or "")
+        if res.item is None and (res.id_field not in res.fields or res.parent is None):
+            resources.remove(res)  # a state under a record (a loan), not a collection
+    model = Model(spec=spec, resources=resources, by_item=by_item)
+    if spec.auth is not None:
+        login_path = spec.auth.login_path
+        model.login = next((e for e in eps if e.path == login_path and e.method == (
+            spec.auth.login_method or "POST")), None)
+        model.register = next((e for e in eps if e.method == "POST" and REGISTER_PATH.search(
+            e.path) and isinstance(e.request_example, dict)), None)
+    return model
+
+
+def token_field(model: Model) -> str | None:
+    body = response_doc(model.login) if model.login else None
+    if isinstance(body, dict):
+        for key in sorted(body, key=lambda k: (k != "access_token", k != "token", k)):
+            if "token" in key.lower() and "type" not in key.lower():
+                return key
+    return None

@@ -1,0 +1,134 @@
+"""The offline test generator: spec-driven black-box pytest cases, no network, no LLM.
+
+Public API:
+- `generate_cases(task_id, spec) -> list[TestCase]` (round 0, origin "generated")
+- `conftest_source(spec, port) -> str` (the shared fixtures)
+- `module_source(cases) -> str` (a runnable test module holding the cases' functions)
+
+Each template writes a case only when the document says enough to make it right; a template
+that lacks a documented status, body or example returns None and the case is not written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from pipeline.offline import gen_api, gen_errors, gen_flows
+from pipeline.offline.conftest_template import render_conftest
+from pipeline.offline.gen_code import Case, Writer
+from pipeline.offline.gen_common import path_params
+from pipeline.offline.gen_model import Model, build_model
+from pipeline.records import Endpoint, Spec, TestCase
+
+AUTHOR = "offline"
+MODULE_HEADER = '''"""Black-box tests generated offline from the requirement document."""
+
+import json  # noqa: F401
+import re  # noqa: F401
+import uuid  # noqa: F401
+
+import pytest  # noqa: F401
+import requests  # noqa: F401
+'''
+
+
+def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
+    for res in model.resources:
+        yield gen_api.create(w, res)
+        yield gen_api.get_item(w, res)
+        yield gen_api.update(w, res)
+        yield gen_api.delete(w, res)
+        yield gen_errors.create_empty(w, res)
+        yield gen_errors.malformed_json(w, res)
+        yield gen_errors.wrong_type(w, res)
+        yield gen_errors.duplicate(w, res)
+        yield gen_api.delete_twice(w, res)
+        yield gen_flows.lifecycle(w, res)
+        yield gen_flows.listed_after_create(w, res)
+        yield gen_flows.isolation(w, res)
+
+
+def _is_resource_slot(model: Model, ep: Endpoint) -> bool:
+    for res in model.resources:
+        if ep in (res.create, res.listing, res.get, res.update, res.delete):
+            return True
+    return False
+
+
+def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
+    auth_paths = {e.path for e in (model.login, model.register) if e is not None}
+    for ep in model.spec.endpoints:
+        if ep.path in auth_paths:
+            continue
+        static = not path_params(ep.path)
+        if static and ep.method == "GET":
+            yield gen_api.static_get(w, ep)
+            yield gen_api.search_no_match(w, ep)
+            yield gen_api.page_past_end(w, ep)
+            yield gen_api.page_size_one(w, ep)
+            yield gen_errors.bad_query(w, ep)
+        elif static and ep.method == "POST" and not _is_resource_slot(model, ep):
+            yield gen_api.static_post(w, ep)
+        elif not static and not _is_resource_slot(model, ep):
+            yield gen_api.action(w, ep)
+            yield gen_errors.repeat_conflict(w, ep)
+        yield gen_api.unknown_get(w, ep)
+        yield gen_errors.mutate_unknown(w, ep)
+    for post in model.spec.endpoints:
+        if post.method != "POST" or not path_params(post.path) or _is_resource_slot(model, post):
+            continue
+        delete = next((e for e in model.spec.endpoints
+                       if e.method == "DELETE" and e.path == post.path), None)
+        if delete is not None:
+            yield gen_flows.action_pair(w, post, delete)
+
+
+def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
+    if model.spec.auth is None:
+        return
+    yield gen_flows.auth_flow(w)
+    yield gen_flows.login_wrong_password(w)
+    shown = 0
+    for ep in model.spec.endpoints:
+        if shown < 3 and (case := gen_errors.missing_token(w, ep)) is not None:
+            shown += 1
+            yield case
+
+
+def _unique_names(cases: list[Case]) -> None:
+    seen: dict[str, int] = {}
+    for case in cases:
+        n = seen.get(case.name, 0) + 1
+        seen[case.name] = n
+        if n > 1:
+            case.name = f"{case.name}_{n}"
+
+
+def generate_cases(task_id: str, spec: Spec) -> list[TestCase]:
+    """Round-0 test cases for every endpoint the document describes well enough."""
+    model = build_model(spec)
+    w = Writer(model)
+    builders: list[Callable[[Writer, Model], Iterable[Case | None]]] = [
+        _endpoint_cases, _resource_cases, _auth_cases]
+    cases = [c for build in builders for c in build(w, model) if c is not None]
+    _unique_names(cases)
+    out = []
+    for case in cases:
+        out.append(TestCase(
+            case_id=f"{task_id}::{case.name}", task_id=task_id, round=0,
+            category=case.category, name=case.name, code=case.source(),
+            endpoints=case.endpoints, origin="generated", author=AUTHOR))
+    return out
+
+
+def conftest_source(spec: Spec, port: int) -> str:
+    return render_conftest(build_model(spec), port)
+
+
+def module_source(cases: list[TestCase]) -> str:
+    """A test module: the imports every case may use, then each case's function."""
+    parts = [MODULE_HEADER]
+    preludes = dict.fromkeys(c.prelude.strip() for c in cases if c.prelude.strip())
+    parts += [p + "\n" for p in preludes]  # imports and helpers existing tests rely on
+    parts += [case.code.rstrip() + "\n" for case in cases]
+    return "\n\n".join(parts)

@@ -1,0 +1,227 @@
+"""Offline refine: repair what the evidence and the reviews name, never weaken to nothing.
+
+`refine_case(case, evidence, reviews, spec, note)` returns the next round of a test case:
+- a failing status assertion takes the status the oracle returned when the document lists it
+  for that endpoint, and is dropped otherwise (other assertions stay);
+- a failing field check (missing key, wrong type or value) loses that field check;
+- reviews or a note that call the case "status-only" get body-field assertions from the
+  documented response.
+A repair that would leave no assertion, or code that does not parse, is not made: the case
+comes back unchanged (same round) so routing can discard it after the maximum rounds.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from pipeline.offline.gen_code import set_assert
+from pipeline.offline.gen_common import body_checks
+from pipeline.records import Endpoint, Evidence, Review, Spec, TestCase
+
+_STATUS = re.compile(r"^assert\s+(\w+)\.status_code\s*==\s*(\d{3})\b")
+_RANGE = re.compile(r"^assert\s+\d{3}\s*<=\s*(\w+)\.status_code\s*<\s*\d{3}")
+_ACTUAL = re.compile(r"^E\s+assert\s+(?:(\d{3})\s*==\s*\d{3}|\d{3}\s*<=\s*(\d{3})\s*<)")
+_WHERE = re.compile(r"where\s+(\d{3})\s*=\s*<Response")
+_KEYERROR = re.compile(r"^E\s+KeyError:\s*'([^']+)'")
+_EXTRA = re.compile(r"^E\s+Extra items in the left set:")
+_CALL = re.compile(r"^(\w+)\s*=\s*session\.(get|post|put|patch|delete)\(\s*f?\"\{base_url\}"
+                   r"([^\"]*)\"")
+_STATUS_ONLY = re.compile(r"status[- ]only|only (?:checks|asserts) (?:the )?status|no body "
+                          r"assert|without (?:any )?body|no (?:strong )?check on the body|"
+                          r"no response field", re.I)
+
+
+def _failure_output(evidence: Evidence | None) -> str:
+    if evidence is None or evidence.passed:
+        return ""
+    for run in evidence.runs:
+        if run.outcome != "passed":
+            return run.output
+    return ""
+
+
+def _statements(tree: ast.AST) -> list[ast.stmt]:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.stmt)
+            and not isinstance(n, ast.FunctionDef | ast.Try)]
+
+
+def _failing_stmt(lines: list[str], tree: ast.AST, output: str) -> ast.stmt | None:
+    marked = [ln[1:].strip() for ln in output.splitlines() if ln.startswith(">")]
+    stmts = _statements(tree)
+    for text in reversed(marked):
+        for stmt in stmts:
+            if lines[stmt.lineno - 1].strip() == text:
+                return stmt
+    return None
+
+
+def _endpoint_of(var: str, lines: list[str], before: int, spec: Spec) -> Endpoint | None:
+    """The documented endpoint the request that produced `var` (before line `before`) hit."""
+    for line in reversed(lines[:before]):
+        m = _CALL.match(line.strip())
+        if m and m.group(1) == var:
+            method, url = m.group(2).upper(), m.group(3)
+            for ep in spec.endpoints:
+                pattern = re.sub(r"\\\{[^{}]+\\\}", "[^/]+", re.escape(ep.path))
+                if ep.method == method and re.fullmatch(pattern, url.split("?")[0]):
+                    return ep
+            return None
+    return None
+
+
+def _actual_status(output: str) -> int | None:
+    for line in output.splitlines():
+        m = _ACTUAL.match(line.strip())
+        if m:
+            return int(m.group(1) or m.group(2))
+        w = _WHERE.search(line)
+        if w:
+            return int(w.group(1))
+    return None
+
+
+def _extra_keys(output: str) -> list[str]:
+    out, on = [], False
+    for line in output.splitlines():
+        if _EXTRA.match(line.strip()):
+            on = True
+            continue
+        if on:
+            m = re.match(r"^E\s+'([^']*)'\s*$", line.strip())
+            if not m:
+                break
+            out.append(m.group(1))
+    return out
+
+
+def _drop(lines: list[str], stmt: ast.stmt) -> list[str]:
+    """Remove a statement; a block it leaves empty gets `pass`."""
+    assert stmt.end_lineno is not None
+    indent = re.match(r"\s*", lines[stmt.lineno - 1]).group(0)  # type: ignore[union-attr]
+    new = lines[:stmt.lineno - 1] + lines[stmt.end_lineno:]
+    try:
+        ast.parse("\n".join(new))
+        return new
+    except SyntaxError:
+        return lines[:stmt.lineno - 1] + [indent + "pass"] + lines[stmt.end_lineno:]
+
+
+def _drop_field(lines: list[str], keys: list[str]) -> list[str]:
+    """Remove `keys` from field checks (set literals, isinstance and equality lines)."""
+    out = []
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("assert") and any(f'["{k}"]' in line or f"['{k}']" in line
+                                                 for k in keys):
+            continue
+        for k in keys:
+            line = re.sub(rf'(?<=[{{\s,])"{re.escape(k)}",\s*|,\s*"{re.escape(k)}"(?=\s*}})',
+                          "", line)
+            line = re.sub(rf'^(\s*assert\s*){{"{re.escape(k)}"}}\s*<=.*$', "", line)
+        if line.strip() or not stripped:
+            out.append(line)
+    return out
+
+
+def _repair_failure(lines: list[str], output: str, spec: Spec, case: TestCase) -> list[str]:
+    tree = ast.parse("\n".join(lines))
+    stmt = _failing_stmt(lines, tree, output)
+    if stmt is None:
+        return lines
+    text = lines[stmt.lineno - 1].strip()
+    key = next((m.group(1) for ln in output.splitlines() if (m := _KEYERROR.match(ln.strip()))),
+               None)
+    status = _STATUS.match(text) or _RANGE.match(text)
+    if status and key is None:
+        var = status.group(1)
+        actual = _actual_status(output)
+        ep = _endpoint_of(var, lines, stmt.lineno - 1, spec)
+        documented = ep.status_codes if ep else {}
+        if actual is not None and actual in documented:
+            new = re.sub(r"assert\s+.*?status_code\s*(?:==\s*\d{3}|<\s*\d{3})",
+                         f"assert {var}.status_code == {actual}", lines[stmt.lineno - 1], count=1)
+            return lines[:stmt.lineno - 1] + [new] + lines[stmt.lineno:]
+        return _drop(lines, stmt)
+    if not isinstance(stmt, ast.Assert):
+        return lines  # a setup step failed (a KeyError in an assignment...): not repairable
+    extra = _extra_keys(output)
+    if extra:
+        return _drop_field(lines, extra)
+    if key is not None:
+        return _drop_field(lines, [key])
+    return _drop(lines, stmt)
+
+
+def _error_checks(var: str, ep: Endpoint | None, code: int, spec: Spec) -> list[str]:
+    doc = ep.response_examples.get(code) if ep is not None else None
+    doc = doc if isinstance(doc, dict) else spec.error_format
+    if not isinstance(doc, dict) or not doc:
+        return []
+    return ["", *set_assert([k for k in doc if isinstance(k, str)], f"set({var}.json())")]
+
+
+def _add_body_checks(lines: list[str], spec: Spec) -> list[str]:
+    """After each status assertion whose response body is never read, check its fields
+    (documented success body, or the documented error format for a 4xx)."""
+    out = list(lines)
+    for i in range(len(lines) - 1, -1, -1):
+        m = _STATUS.match(lines[i].strip())
+        if not m or m.group(2) == "204" or m.group(2)[0] not in "24":
+            continue
+        var = m.group(1)
+        if any(f"{var}.json()" in ln for ln in lines):
+            continue
+        ep = _endpoint_of(var, lines, i, spec)
+        if m.group(2).startswith("4"):
+            checks = _error_checks(var, ep, int(m.group(2)), spec)
+        else:
+            checks = body_checks(var, ep, f"{var}_body") if ep else []
+        if len(checks) > 1:
+            indent = re.match(r"\s*", lines[i]).group(0)  # type: ignore[union-attr]
+            out[i + 1:i + 1] = [indent + c for c in checks if c]
+    return out
+
+
+def response_assertions(code: str) -> int:
+    """Asserts that read a response: its status, its body, or a value taken from the body."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return 0
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], ast.Name):
+            src = ast.unparse(node.value)
+            if src.startswith("session.") or any(
+                    re.match(rf"{re.escape(n)}\b", src) for n in names):
+                names.add(node.targets[0].id)
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert):
+            used = {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
+            count += bool(used & names)
+    return count
+
+
+def refine_case(case: TestCase, evidence: Evidence | None, reviews: list[Review], spec: Spec,
+                note: str | None = None) -> TestCase:
+    """The next round of `case`, repaired from its evidence and reviews (or `case` itself)."""
+    try:
+        ast.parse(case.code)
+    except SyntaxError:
+        return case
+    lines = case.code.splitlines()
+    output = _failure_output(evidence)
+    if output:
+        lines = _repair_failure(lines, output, spec, case)
+    feedback = " ".join([r.rationale for r in reviews] + [note or ""])
+    if _STATUS_ONLY.search(feedback):
+        lines = _add_body_checks(lines, spec)
+    lines = [ln for ln in lines if "time.sleep(" not in ln or "sleep" not in feedback.lower()]
+    code = "\n".join(lines).rstrip() + "\n"
+    if code == case.code.rstrip() + "\n" or response_assertions(code) == 0:
+        return case
+    return case.model_copy(update={"round": case.round + 1, "origin": "refined", "code": code,
+                                   "author": "offline"})

@@ -1,0 +1,223 @@
+"""`build`: every stage, per task, resumable.
+
+Each task is built from its own inputs alone; its input hash (task files, rubric, pipeline
+version, resolved split) decides whether stored work still stands. Within a task, every step
+is stored before the next starts (cases, then evidence, then reviews, then the route and any
+refined version in one transaction), so a build killed at any point resumes where it stood.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.execution import EnvError, ServiceError, ensure_task_env
+from pipeline.offline import review_all
+from pipeline.offline.generate import conftest_source, generate_cases, module_source
+from pipeline.offline.refine import refine_case
+from pipeline.records import Difficulty, Spec, TestCase
+from pipeline.rubric import Rubric, load_rubric, rubric_hash
+from pipeline.spec import load_spec
+from pipeline.stages.difficulty import task_difficulty
+from pipeline.stages.execute import execute_cases
+from pipeline.stages.existing import existing_cases, existing_conftest
+from pipeline.stages.routing import route_case
+from pipeline.stages.split import assign_auto_splits
+from pipeline.store import Store
+from pipeline.tasks import RawTask, TaskError, discover_tasks, load_task
+
+SKIP_PARTS = {"__pycache__", ".pytest_cache", ".DS_Store"}
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+# The code whose change can change what a build writes; a change redoes every task.
+OUTPUT_CODE = ("offline", "spec", "stages", "records.py", "templates", "execution")
+
+
+@dataclass
+class BuildOptions:
+    data_dir: Path
+    seed: str = "repogenesis"
+    verified_share: float = 0.5
+    max_rounds: int = 5
+    runs: int = 2
+    startup_timeout_s: float = 90.0
+    test_timeout_s: float = 300.0
+    cache_dir: Path | None = None
+    only: list[str] | None = None
+
+
+@dataclass
+class TaskResult:
+    task_id: str
+    state: str  # done | failed | reused
+    split: str | None = None
+    reason: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+Report = Callable[[str, str], None]  # (task_id, message)
+
+
+def tree_hash(root: Path, digest: hashlib._Hash | None = None) -> str:
+    digest = digest or hashlib.sha256()
+    paths = [root] if root.is_file() else sorted(root.rglob("*"))
+    for path in paths:
+        rel = path.relative_to(root.parent)
+        if path.is_file() and not SKIP_PARTS.intersection(rel.parts):
+            digest.update(str(rel).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def code_fingerprint() -> str:
+    digest = hashlib.sha256()
+    for name in OUTPUT_CODE:
+        tree_hash(PACKAGE_DIR / name, digest)
+    return digest.hexdigest()[:16]
+
+
+def input_hash(task_dir: Path, extra: str) -> str:
+    return tree_hash(task_dir, hashlib.sha256(extra.encode()))
+
+
+@dataclass
+class Prepared:
+    task: RawTask
+    spec: Spec
+    difficulty: Difficulty
+
+
+def prepare(task_dirs: list[Path], store: Store, report: Report) -> list[Prepared]:
+    """Load each task, its spec and difficulty; a task that cannot be loaded is failed."""
+    ready: list[Prepared] = []
+    for task_dir in task_dirs:
+        try:
+            task = load_task(task_dir)
+            spec = load_spec(task.readme) if task.readme.is_file() else None
+            if spec is None or not spec.endpoints:
+                raise TaskError(f"{task.readme}: no endpoints found; run `repogenesis check "
+                                f"{task_dir}` for what to fix")
+            ready.append(Prepared(task, spec, task_difficulty(task_dir)))
+        except TaskError as exc:
+            if _storable_id(task_dir.name):
+                store.upsert_task(task_dir.name, state="failed", error=str(exc))
+            report(task_dir.name, f"failed: {exc}")
+    return ready
+
+
+def _storable_id(name: str) -> bool:
+    try:
+        from pipeline.tasks import check_task_id
+
+        check_task_id(name)
+        return True
+    except TaskError:
+        return False
+
+
+def resolve_splits(prepared: list[Prepared], seed: str, share: float) -> dict[str, str]:
+    auto = [(p.task.id, p.difficulty.level) for p in prepared if p.task.config.split == "auto"]
+    chosen = assign_auto_splits(auto, seed, share)
+    return {p.task.id: chosen.get(p.task.id, p.task.config.split) for p in prepared}
+
+
+def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResult]:
+    dirs = discover_tasks(options.data_dir / "raw")
+    if options.only:
+        dirs = [d for d in dirs if d.name in options.only]
+    prepared = prepare(dirs, store, report)
+    splits = resolve_splits(prepared, options.seed, options.verified_share)
+    rubric = load_rubric()
+    extra = f"{code_fingerprint()}:{rubric_hash()}:{options.max_rounds}:{options.runs}"
+    results = []
+    for item in prepared:
+        split = splits[item.task.id]
+        results.append(build_task(item, split, f"{extra}:{split}", rubric, options, store,
+                                  report))
+    return results
+
+
+def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: BuildOptions,
+               store: Store, report: Report) -> TaskResult:
+    task = item.task
+    digest = input_hash(task.dir, extra)
+    row = store.get_task(task.id)
+    if row is not None and row.input_hash == digest and row.state == "done":
+        return TaskResult(task.id, "reused", split)
+    if row is None or row.input_hash != digest:
+        store.reset_task(task.id) if row is not None else None
+    store.upsert_task(task.id, input_hash=digest, split=split, state="running", error=None,
+                      spec=item.spec, difficulty=item.difficulty)
+    try:
+        counts = run_loop(task, item.spec, split, rubric, options, store, report)
+    except (ServiceError, EnvError) as exc:
+        store.upsert_task(task.id, state="failed", error=str(exc))
+        report(task.id, f"failed: {exc}")
+        return TaskResult(task.id, "failed", split, str(exc))
+    store.upsert_task(task.id, state="done", error=None)
+    return TaskResult(task.id, "done", split, counts=counts)
+
+
+def seed_cases(task: RawTask, spec: Spec, store: Store) -> None:
+    if store.cases_for_round(task.id, 0):
+        return
+    cases = generate_cases(task.id, spec) + existing_cases(task.id, task.tests_dir)
+    with store.transaction():
+        for case in cases:
+            store.save_case(case)
+
+
+def run_loop(task: RawTask, spec: Spec, split: str, rubric: Rubric, options: BuildOptions,
+             store: Store, report: Report) -> dict[str, int]:
+    seed_cases(task, spec, store)
+    env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
+    conftest = conftest_source(spec, task.config.port)
+    human_conftest = existing_conftest(task.tests_dir)
+    for rnd in range(options.max_rounds + 1):
+        pending = [c for c in store.cases_for_round(task.id, rnd) if not _routed(store, c)]
+        if not pending:
+            continue
+        report(task.id, f"round {rnd}: {len(pending)} case(s)")
+        to_run = [c for c in pending if store.evidence_for(c.case_id, rnd) is None]
+        evidence = execute_cases(
+            task.oracle_dir, env.bin if env else None, to_run, conftest, human_conftest,
+            module_source, runs=options.runs, startup_timeout_s=options.startup_timeout_s,
+            test_timeout_s=options.test_timeout_s,
+        )
+        with store.transaction():
+            for ev in evidence:
+                store.save_evidence(ev)
+        for case in pending:
+            route_one(case, spec, split, rubric, options, store)
+    return _counts(store, task.id)
+
+
+def _routed(store: Store, case: TestCase) -> bool:
+    latest = store.latest_route(case.case_id)
+    return latest is not None and latest.round >= case.round
+
+
+def route_one(case: TestCase, spec: Spec, split: str, rubric: Rubric, options: BuildOptions,
+              store: Store) -> None:
+    evidence = store.evidence_for(case.case_id, case.round)
+    reviews = store.reviews_for(case.case_id, case.round)
+    if len(reviews) < 3:
+        reviews = review_all(case, evidence, spec, rubric)
+    decision = route_case(evidence, reviews, case.round, split, max_rounds=options.max_rounds)
+    with store.transaction():
+        for review in reviews:
+            store.save_review(review)
+        store.save_route(decision)
+        if decision.route == "refine":
+            refined = refine_case(case, evidence, reviews, spec)
+            store.save_case(refined.model_copy(update={"round": case.round + 1}))
+
+
+def _counts(store: Store, task_id: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for case in store.latest_cases(task_id):
+        route = store.latest_route(case.case_id)
+        key = route.route if route is None or route.route != "discarded" else \
+            f"discarded:{route.discard_reason}"
+        counts[str(key)] = counts.get(str(key), 0) + 1
+    return counts

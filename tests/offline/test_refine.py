@@ -1,0 +1,154 @@
+"""Unit tests of the offline refiner: repairs what the evidence names, never asserts nothing."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from pipeline.offline.generate import generate_cases
+from pipeline.offline.refine import refine_case, response_assertions
+from pipeline.records import Endpoint, Evidence, Review, RunResult, Spec, TestCase
+from pipeline.spec import load_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+TASKS = sorted(p for p in (ROOT / "data" / "raw").iterdir() if (p / "task.toml").is_file())
+
+SPEC = Spec(endpoints=[
+    Endpoint(method="POST", path="/items", status_codes={200: "ok", 201: "created"},
+             request_example={"name": "Widget"}),
+    Endpoint(method="GET", path="/items/{id}", status_codes={200: "OK", 404: "unknown"},
+             response_example={"id": 1, "name": "Widget", "size": 3}),
+])
+
+CODE = '''def test_create_item_returns_201(base_url, session, unique):
+    payload = {"name": unique("Widget")}
+    response = session.post(f"{base_url}/items", json=payload)
+    assert response.status_code == 201, response.text
+    item = response.json()
+    assert {"id", "name", "colour"} <= set(item)
+    assert item["name"] == payload["name"]
+'''
+
+GET_CODE = '''def test_get_item_returns_200(base_url, session):
+    response = session.get(f"{base_url}/items/1")
+    assert response.status_code == 200, response.text
+'''
+
+
+def _case(code: str = CODE, name: str = "test_create_item_returns_201") -> TestCase:
+    return TestCase(case_id=f"t::{name}", task_id="t", round=0, category="api_compliance",
+                    name=name, code=code, endpoints=["POST /items"])
+
+
+def _evidence(output: str) -> Evidence:
+    return Evidence(case_id="t::x", round=0, runs=[RunResult(outcome="failed", output=output)])
+
+
+def _failure(line: str, *errors: str) -> str:
+    return "\n".join(["    def test_x():", f">       {line.strip()}",
+                      *[f"E       {e}" for e in errors], "", "test_generated.py:9: Error"])
+
+
+def _review(text: str) -> Review:
+    return Review(case_id="t::x", round=0, reviewer="offline:static", scores=None,
+                  rationale=text, rubric_hash="h")
+
+
+def test_refine_repairs_status_to_documented_actual() -> None:
+    out = _failure("assert response.status_code == 201, response.text",
+                   "AssertionError: {}", "assert 200 == 201")
+    refined = refine_case(_case(), _evidence(out), [], SPEC)
+    assert refined.round == 1 and refined.origin == "refined" and refined.author == "offline"
+    assert "assert response.status_code == 200, response.text" in refined.code
+    assert "== 201" not in refined.code
+    assert refined.case_id == _case().case_id and refined.name == _case().name
+
+
+def test_refine_drops_undocumented_status_but_keeps_other_assertions() -> None:
+    out = _failure("assert response.status_code == 201, response.text", "assert 500 == 201")
+    refined = refine_case(_case(), _evidence(out), [], SPEC)
+    assert "status_code" not in refined.code
+    assert 'assert item["name"] == payload["name"]' in refined.code
+    assert response_assertions(refined.code) >= 1
+
+
+def test_refine_never_leaves_a_case_without_assertions() -> None:
+    case = _case(GET_CODE, "test_get_item_returns_200")
+    out = _failure("assert response.status_code == 200, response.text", "assert 503 == 200")
+    assert refine_case(case, _evidence(out), [], SPEC) is case  # unchanged: routing decides
+
+
+def test_refine_drops_a_wrong_field() -> None:
+    out = _failure('assert {"id", "name", "colour"} <= set(item)',
+                   "AssertionError: assert {'colour', 'id', 'name'} <= {'id', 'name'}", "",
+                   "Extra items in the left set:", "'colour'")
+    refined = refine_case(_case(), _evidence(out), [], SPEC)
+    assert 'assert {"id", "name"} <= set(item)' in refined.code
+    assert "status_code == 201" in refined.code
+
+
+def test_refine_drops_a_field_check_on_key_error() -> None:
+    out = _failure('assert item["name"] == payload["name"]', "KeyError: 'name'")
+    refined = refine_case(_case(), _evidence(out), [], SPEC)
+    assert 'item["name"]' not in refined.code
+    assert "status_code == 201" in refined.code
+
+
+def test_refine_leaves_unrepairable_setup_failures() -> None:
+    out = _failure("item = response.json()", "json.decoder.JSONDecodeError: Expecting value")
+    case = _case()
+    assert refine_case(case, _evidence(out), [], SPEC) is case
+
+
+def test_refine_adds_body_checks_for_status_only_reviews() -> None:
+    case = _case(GET_CODE, "test_get_item_returns_200")
+    refined = refine_case(case, None, [_review("status-only assertions: check the body")], SPEC)
+    assert refined.round == 1
+    assert "response_body = response.json()" in refined.code
+    assert 'assert {"id", "name", "size"} <= set(response_body)' in refined.code
+    assert 'isinstance(response_body["size"], int)' in refined.code
+
+
+def test_refine_without_evidence_or_feedback_is_unchanged() -> None:
+    case = _case()
+    assert refine_case(case, None, [], SPEC) is case
+    broken = _case("def test_x(:\n    pass\n", "test_x")
+    assert refine_case(broken, _evidence("boom"), [], SPEC) is broken
+
+
+@pytest.mark.parametrize("task_dir", TASKS, ids=lambda p: p.name)
+def test_refine_any_failing_assert_keeps_an_assertion(task_dir: Path) -> None:
+    """Fail every assert of every generated case in turn: the refined case still asserts."""
+    spec = load_spec(task_dir / "README.md")
+    for case in generate_cases(task_dir.name, spec):
+        lines = case.code.splitlines()
+        for node in ast.walk(ast.parse(case.code)):
+            if not isinstance(node, ast.Assert):
+                continue
+            out = _failure(lines[node.lineno - 1], "assert 599 == 200")
+            refined = refine_case(case, _evidence(out), [], spec)
+            ast.parse(refined.code)
+            assert response_assertions(refined.code) >= 1, (case.name, refined.code)
+            assert refined is case or refined.round == case.round + 1
+
+
+def test_refine_adds_error_body_checks_for_status_only_error_cases() -> None:
+    spec = SPEC.model_copy(update={"error_format": {"error": {"code": "x", "message": "y"}}})
+    code = '''def test_get_item_unknown_id_returns_404(base_url, session):
+    response = session.get(f"{base_url}/items/999999999")
+    assert response.status_code == 404, response.text
+'''
+    case = _case(code, "test_get_item_unknown_id_returns_404")
+    refined = refine_case(case, None, [_review("no strong check on the body")], spec)
+    assert 'assert {"error"} <= set(response.json())' in refined.code
+
+
+def test_refine_drops_an_emptied_field_check() -> None:
+    code = CODE.replace('{"id", "name", "colour"}', '{"colour"}')
+    out = _failure('assert {"colour"} <= set(item)', "AssertionError: assert {'colour'} <= {}",
+                   "", "Extra items in the left set:", "'colour'")
+    refined = refine_case(_case(code), _evidence(out), [], SPEC)
+    assert "colour" not in refined.code and "status_code == 201" in refined.code
+    ast.parse(refined.code)
