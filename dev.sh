@@ -23,8 +23,7 @@ shift || true
 case "$cmd" in
   build)
     setup
-    # Until the build loop lands (issue 3), the main job checks every bundled task.
-    exec .venv/bin/repogenesis check "$@"
+    exec .venv/bin/repogenesis build "$@"
     ;;
   test)
     setup
