@@ -13,10 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.backend import Backend, OfflineBackend
 from pipeline.execution import EnvError, ServiceError, ensure_task_env
-from pipeline.offline import review_all
-from pipeline.offline.generate import conftest_source, generate_cases, module_source
-from pipeline.offline.refine import refine_case
+from pipeline.offline.generate import conftest_source, module_source
 from pipeline.records import Difficulty, Spec, TestCase
 from pipeline.rubric import Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
@@ -45,6 +44,7 @@ class BuildOptions:
     test_timeout_s: float = 300.0
     cache_dir: Path | None = None
     only: list[str] | None = None
+    backend: Backend = field(default_factory=OfflineBackend)
 
 
 @dataclass
@@ -128,7 +128,8 @@ def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResul
     prepared = prepare(dirs, store, report)
     splits = resolve_splits(prepared, options.seed, options.verified_share)
     rubric = load_rubric()
-    extra = f"{code_fingerprint()}:{rubric_hash()}:{options.max_rounds}:{options.runs}"
+    extra = (f"{code_fingerprint()}:{rubric_hash()}:{options.max_rounds}:{options.runs}:"
+             f"{options.backend.name}")
     results = []
     for item in prepared:
         split = splits[item.task.id]
@@ -158,10 +159,10 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     return TaskResult(task.id, "done", split, counts=counts)
 
 
-def seed_cases(task: RawTask, spec: Spec, store: Store) -> None:
+def seed_cases(task: RawTask, spec: Spec, readme: str, backend: Backend, store: Store) -> None:
     if store.cases_for_round(task.id, 0):
         return
-    cases = generate_cases(task.id, spec) + existing_cases(task.id, task.tests_dir)
+    cases = backend.generate(task.id, spec, readme) + existing_cases(task.id, task.tests_dir)
     with store.transaction():
         for case in cases:
             store.save_case(case)
@@ -169,7 +170,8 @@ def seed_cases(task: RawTask, spec: Spec, store: Store) -> None:
 
 def run_loop(task: RawTask, spec: Spec, split: str, rubric: Rubric, options: BuildOptions,
              store: Store, report: Report) -> dict[str, int]:
-    seed_cases(task, spec, store)
+    readme = task.readme.read_text(encoding="utf-8")
+    seed_cases(task, spec, readme, options.backend, store)
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
     conftest = conftest_source(spec, task.config.port)
     human_conftest = existing_conftest(task.tests_dir)
@@ -188,7 +190,7 @@ def run_loop(task: RawTask, spec: Spec, split: str, rubric: Rubric, options: Bui
             for ev in evidence:
                 store.save_evidence(ev)
         for case in pending:
-            route_one(case, spec, split, rubric, options, store)
+            route_one(case, spec, readme, split, rubric, options, store)
     return _counts(store, task.id)
 
 
@@ -197,19 +199,20 @@ def _routed(store: Store, case: TestCase) -> bool:
     return latest is not None and latest.round >= case.round
 
 
-def route_one(case: TestCase, spec: Spec, split: str, rubric: Rubric, options: BuildOptions,
-              store: Store) -> None:
+def route_one(case: TestCase, spec: Spec, readme: str, split: str, rubric: Rubric,
+              options: BuildOptions, store: Store) -> None:
+    backend = options.backend
     evidence = store.evidence_for(case.case_id, case.round)
     reviews = store.reviews_for(case.case_id, case.round)
     if len(reviews) < 3:
-        reviews = review_all(case, evidence, spec, rubric)
+        reviews = backend.review(case, evidence, spec, readme, rubric)
     decision = route_case(evidence, reviews, case.round, split, max_rounds=options.max_rounds)
     with store.transaction():
         for review in reviews:
             store.save_review(review)
         store.save_route(decision)
         if decision.route == "refine":
-            refined = refine_case(case, evidence, reviews, spec)
+            refined = backend.refine(case, evidence, reviews, spec, readme)
             store.save_case(refined.model_copy(update={"round": case.round + 1}))
 
 

@@ -1,0 +1,55 @@
+"""Who writes and who reviews: the one seam between the build loop and the models.
+
+The build loop calls a Backend; `offline` is the deterministic default, and an LLM backend
+(pipeline/llm) fills the same three roles with provider calls. Nothing else in the loop
+knows which one it is talking to.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pipeline.records import Evidence, Review, Spec, TestCase
+from pipeline.rubric import Rubric
+
+
+class Backend(Protocol):
+    name: str  # "offline" or e.g. "llm"
+
+    def generate(self, task_id: str, spec: Spec, readme: str) -> list[TestCase]:
+        """Round-0 test cases for one task."""
+        ...
+
+    def review(self, case: TestCase, evidence: Evidence | None, spec: Spec, readme: str,
+               rubric: Rubric) -> list[Review]:
+        """Three reviews (one per reviewer) of one case version; a failed review has
+        `scores=None` and an `error`, never a made-up score."""
+        ...
+
+    def refine(self, case: TestCase, evidence: Evidence | None, reviews: list[Review],
+               spec: Spec, readme: str, note: str | None = None) -> TestCase:
+        """The next version of a case (round + 1), repairing what the evidence names."""
+        ...
+
+
+class OfflineBackend:
+    """Spec-driven generator, three evidence-based reviewers, evidence-driven refine."""
+
+    name = "offline"
+
+    def generate(self, task_id: str, spec: Spec, readme: str) -> list[TestCase]:
+        from pipeline.offline.generate import generate_cases
+
+        return generate_cases(task_id, spec)
+
+    def review(self, case: TestCase, evidence: Evidence | None, spec: Spec, readme: str,
+               rubric: Rubric) -> list[Review]:
+        from pipeline.offline import review_all
+
+        return review_all(case, evidence, spec, rubric)
+
+    def refine(self, case: TestCase, evidence: Evidence | None, reviews: list[Review],
+               spec: Spec, readme: str, note: str | None = None) -> TestCase:
+        from pipeline.offline.refine import refine_case
+
+        return refine_case(case, evidence, reviews, spec, note)
