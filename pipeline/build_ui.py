@@ -56,6 +56,7 @@ def run_build(data: Path, only: list[str] | None, db: Path) -> None:
         data_dir=data, seed=settings.split_seed, verified_share=settings.verified_share,
         max_rounds=settings.max_rounds, runs=settings.oracle_runs,
         startup_timeout_s=settings.startup_timeout_s, test_timeout_s=settings.test_timeout_s,
+        case_timeout_s=settings.case_timeout_s,
         cache_dir=settings.cache_dir, only=only,
     )
     with Store.open(db) as store:

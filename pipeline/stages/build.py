@@ -42,6 +42,7 @@ class BuildOptions:
     runs: int = 2
     startup_timeout_s: float = 90.0
     test_timeout_s: float = 300.0
+    case_timeout_s: float = 30.0
     cache_dir: Path | None = None
     only: list[str] | None = None
     backend: Backend = field(default_factory=OfflineBackend)
@@ -184,7 +185,7 @@ def run_loop(task: RawTask, spec: Spec, split: str, rubric: Rubric, options: Bui
         evidence = execute_cases(
             task.oracle_dir, env.bin if env else None, to_run, conftest, human_conftest,
             module_source, runs=options.runs, startup_timeout_s=options.startup_timeout_s,
-            test_timeout_s=options.test_timeout_s,
+            test_timeout_s=options.test_timeout_s, case_timeout_s=options.case_timeout_s,
         )
         with store.transaction():
             for ev in evidence:

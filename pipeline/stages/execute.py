@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.execution import run_pytest, start_service
+from pipeline.execution import ServiceError, run_pytest, start_service
 from pipeline.execution.ports import free_port
 from pipeline.records import Evidence, RunResult, TestCase
 from pipeline.stages.split import case_file, existing_module_source
@@ -115,6 +115,7 @@ def execute_cases(
     runs: int = 2,
     startup_timeout_s: float = 90.0,
     test_timeout_s: float = 300.0,
+    case_timeout_s: float = 30.0,
 ) -> list[Evidence]:
     """Run `cases` `runs` times on fresh oracles; raises ServiceError if the oracle fails."""
     if not cases:
@@ -134,7 +135,16 @@ def execute_cases(
             log.unlink(missing_ok=True)
             with start_service(oracle_dir, free_port(), env_bin,
                                startup_timeout_s=startup_timeout_s) as service:
-                run = run_pytest(suite, service.base_url, test_timeout_s)
+                # pytest-timeout fails a hanging case alone; the wall timeout is the backstop.
+                run = run_pytest(suite, service.base_url, test_timeout_s,
+                                 extra_args=(f"--timeout={case_timeout_s:g}",))
+                if not service.alive():
+                    last = (service.tail(1) or ["(no output)"])[-1][:200]
+                    raise ServiceError(
+                        f"{oracle_dir / 'start.sh'}: the oracle exited while the tests ran "
+                        f"(last log line: {last!r}); fix the oracle so it keeps serving",
+                        kind="died", path=oracle_dir / "start.sh",
+                    )
             outcomes = run.by_id()
             for nodeid, case_id in nodeids.items():
                 results[case_id].append(_run_result(outcomes.get(nodeid), run.timed_out))

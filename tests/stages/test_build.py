@@ -137,3 +137,22 @@ def test_killed_build_resumes_to_identical_outputs(built: Path, tmp_path: Path) 
     final = cli(data, "build")
     assert final.returncode == 0, final.stdout[-2000:] + final.stderr[-2000:]
     assert outputs_digest(data) == outputs_digest(built)
+
+
+def test_build_on_unseen_tasks_accepts_tests_that_pass(tmp_path: Path) -> None:
+    """Tasks the generator was never tuned on (other README styles, other oracles)."""
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "tests" / "offline" / "fixtures", data / "raw")
+    proc = cli(data, "build")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    built = sorted(data.glob("*/*/task.json"))
+    assert len(built) == len(list((data / "raw").iterdir()))
+    for task_json in built:
+        task = load_task(data / "raw" / task_json.parent.name)
+        cases = json.loads(task_json.read_text())["test_cases"]
+        assert len(cases) >= 5, task.id
+        env = ensure_task_env(task.oracle_dir, task.config.language)
+        with start_service(task.oracle_dir, free_port(), env.bin if env else None) as svc:
+            run = run_pytest(task_json.parent / "tests", svc.base_url, 300)
+        assert len(run.tests) == len(cases)
+        assert [t.nodeid for t in run.tests if t.outcome != "passed"] == []

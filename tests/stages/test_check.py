@@ -5,77 +5,12 @@ import os
 import socket
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from pipeline.execution import free_port
 from pipeline.stages.check import check_task
-
-README = textwrap.dedent("""\
-    # Ping service
-
-    ## Endpoints
-
-    ### GET /ping
-
-    Returns `{"pong": true}` with status `200`.
-
-    ### GET /items/{id}
-
-    Returns one item; `404` when it does not exist.
-    """)
-
-# A stdlib-only oracle: no requirements, so the bare cached environment serves it.
-SERVER = textwrap.dedent("""\
-    import json, os, re
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    class H(BaseHTTPRequestHandler):
-        def do_GET(self):
-            if self.path == "/ping":
-                self.reply(200, {"pong": True})
-            elif re.fullmatch(r"/items/[^/]+", self.path):
-                self.reply(404, {"error": "item not found"})
-            else:
-                self.reply(404, {"error": "no route"})
-
-        def reply(self, status, body):
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args):
-            pass
-
-    ThreadingHTTPServer(("0.0.0.0", int(os.environ["PORT"])), H).serve_forever()
-    """)
-
-
-def make_task(root: Path, task_id: str, port: int, *, readme: str | None = README,
-              server: str = SERVER, toml: str | None = None) -> Path:
-    d = root / task_id
-    (d / "oracle").mkdir(parents=True)
-    (d / "task.toml").write_text(toml if toml is not None else textwrap.dedent(f"""\
-        id = "{task_id}"
-        language = "python"
-        framework = "stdlib"
-        domain = "test"
-        source = "expert"
-        port = {port}
-        split = "train"
-        """))
-    if readme is not None:
-        (d / "README.md").write_text(readme)
-    (d / "oracle" / "server.py").write_text(server)
-    start = d / "oracle" / "start.sh"
-    start.write_text('#!/usr/bin/env bash\nset -e\ncd "$(dirname "$0")"\nexec python3 server.py\n')
-    start.chmod(0o755)
-    return d
 
 
 @pytest.fixture()
@@ -84,7 +19,9 @@ def cache(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_check_reports_each_malformed_task_and_keeps_going(tmp_path: Path, cache: Path) -> None:
+def test_check_reports_each_malformed_task_and_keeps_going(tmp_path: Path, cache: Path,
+                                                          task_factory) -> None:
+    make_task = task_factory
     raw = tmp_path / "data" / "raw"
     make_task(raw, "good", free_port())
     make_task(raw, "no-readme", free_port(), readme=None)
@@ -127,8 +64,10 @@ def test_check_reports_each_malformed_task_and_keeps_going(tmp_path: Path, cache
 
 
 @pytest.mark.slow
-def test_check_flags_documented_endpoint_the_oracle_lacks(tmp_path: Path, cache: Path) -> None:
-    readme = README + "\n### GET /status\n\nReturns the status.\n"
+def test_check_flags_documented_endpoint_the_oracle_lacks(tmp_path: Path, cache: Path,
+                                                         task_factory) -> None:
+    make_task = task_factory
+    readme = make_task.README + "\n### GET /status\n\nReturns the status.\n"
     task = make_task(tmp_path, "missing-route", free_port(), readme=readme)
     result = check_task(task, cache_dir=cache, startup_timeout_s=20)
     errors = [f.message for f in result.findings if f.level == "error"]
@@ -148,9 +87,9 @@ def test_check_static_only_reports_template_left(tmp_path: Path) -> None:
     assert any("start.sh" in m and "template placeholder" in m for m in messages)
 
 
-def test_check_json_output_is_machine_readable(tmp_path: Path) -> None:
+def test_check_json_output_is_machine_readable(tmp_path: Path, task_factory) -> None:
     raw = tmp_path / "raw"
-    make_task(raw, "one", 9999)
+    task_factory(raw, "one", 9999)
     proc = subprocess.run(
         [sys.executable, "-m", "pipeline", "check", "--no-run", "--json", "--data", str(tmp_path)],
         capture_output=True, text=True,

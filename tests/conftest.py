@@ -1,0 +1,82 @@
+"""Shared test helpers: tiny stdlib-only tasks that start in well under a second."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+README = textwrap.dedent("""\
+    # Ping service
+
+    ## Endpoints
+
+    ### GET /ping
+
+    Returns `{"pong": true}` with status `200`.
+
+    ### GET /items/{id}
+
+    Returns one item; `404` when it does not exist.
+    """)
+
+# A stdlib-only oracle: no requirements, so the bare cached environment serves it.
+SERVER = textwrap.dedent("""\
+    import json, os, re
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class H(BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path == "/ping":
+                self.reply(200, {"pong": True})
+            elif re.fullmatch(r"/items/[^/]+", self.path):
+                self.reply(404, {"error": "item not found"})
+            else:
+                self.reply(404, {"error": "no route"})
+
+        def reply(self, status, body):
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    ThreadingHTTPServer(("0.0.0.0", int(os.environ["PORT"])), H).serve_forever()
+    """)
+
+
+def make_task(root: Path, task_id: str, port: int, *, readme: str | None = README,
+              server: str = SERVER, toml: str | None = None) -> Path:
+    d = root / task_id
+    (d / "oracle").mkdir(parents=True)
+    (d / "task.toml").write_text(toml if toml is not None else textwrap.dedent(f"""\
+        id = "{task_id}"
+        language = "python"
+        framework = "stdlib"
+        domain = "test"
+        source = "expert"
+        port = {port}
+        split = "train"
+        """))
+    if readme is not None:
+        (d / "README.md").write_text(readme)
+    (d / "oracle" / "server.py").write_text(server)
+    start = d / "oracle" / "start.sh"
+    start.write_text('#!/usr/bin/env bash\nset -e\ncd "$(dirname "$0")"\nexec python3 server.py\n')
+    start.chmod(0o755)
+    return d
+
+
+make_task.README = README  # type: ignore[attr-defined]
+make_task.SERVER = SERVER  # type: ignore[attr-defined]
+
+
+@pytest.fixture()
+def task_factory() -> Callable[..., Path]:
+    return make_task
