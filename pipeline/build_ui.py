@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from pipeline.config import load_settings
@@ -52,6 +53,7 @@ def run_build(data: Path, only: list[str] | None, db: Path) -> None:
         else:
             print(f"{stamp} {task_id}: {message}", flush=True)
 
+    bars = _Bars(console) if live else None
     options = BuildOptions(
         data_dir=data, seed=settings.split_seed, verified_share=settings.verified_share,
         max_rounds=settings.max_rounds, runs=settings.oracle_runs,
@@ -59,9 +61,11 @@ def run_build(data: Path, only: list[str] | None, db: Path) -> None:
         case_timeout_s=settings.case_timeout_s,
         cache_dir=settings.cache_dir, only=only,
     )
+    if bars is not None:
+        options.tick = bars.tick
     with Store.open(db) as store:
-        if live:
-            with console.status("building…"):
+        if bars is not None:
+            with bars.progress:
                 results = build(options, store, report)
         else:
             results = build(options, store, report)
@@ -78,6 +82,28 @@ def run_build(data: Path, only: list[str] | None, db: Path) -> None:
                   f"in {time.monotonic() - started:.1f}s; state in {db}")
     if any(r.state == "failed" for r in results):
         sys.exit(1)
+
+
+class _Bars:
+    """One bar per stage (tasks; cases executed on the oracle; cases reviewed and routed)."""
+
+    LABELS = {"tasks": "tasks", "execute": "execute on oracle", "review": "review + route"}
+
+    def __init__(self, console: Console) -> None:
+        self.progress = Progress(
+            TextColumn("{task.description:>18}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), console=console,
+        )
+        self.ids = {key: self.progress.add_task(label, total=0)
+                    for key, label in self.LABELS.items()}
+
+    def tick(self, stage: str, done: int, more: int) -> None:
+        task_id = self.ids[stage]
+        if more:
+            total = self.progress.tasks[task_id].total or 0
+            self.progress.update(task_id, total=total + more)
+        if done:
+            self.progress.advance(task_id, done)
 
 
 def print_status(status: dict[str, Any], console: Console | None = None,

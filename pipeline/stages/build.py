@@ -33,6 +33,14 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 OUTPUT_CODE = ("offline", "spec", "stages", "records.py", "templates", "execution")
 
 
+Report = Callable[[str, str], None]  # (task_id, message)
+Tick = Callable[[str, int, int], None]  # (stage, done now, more to do)
+
+
+def _no_tick(stage: str, done: int, more: int) -> None:
+    return None
+
+
 @dataclass
 class BuildOptions:
     data_dir: Path
@@ -46,6 +54,7 @@ class BuildOptions:
     cache_dir: Path | None = None
     only: list[str] | None = None
     backend: Backend = field(default_factory=OfflineBackend)
+    tick: Tick = _no_tick  # progress counts per stage, for a terminal's bars
 
 
 @dataclass
@@ -57,7 +66,6 @@ class TaskResult:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-Report = Callable[[str, str], None]  # (task_id, message)
 
 
 def tree_hash(root: Path, digest: hashlib._Hash | None = None) -> str:
@@ -132,10 +140,12 @@ def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResul
     extra = (f"{code_fingerprint()}:{rubric_hash()}:{options.max_rounds}:{options.runs}:"
              f"{options.backend.name}")
     results = []
+    options.tick("tasks", 0, len(prepared))
     for item in prepared:
         split = splits[item.task.id]
         results.append(build_task(item, split, f"{extra}:{split}", rubric, options, store,
                                   report))
+        options.tick("tasks", 1, 0)
     return results
 
 
@@ -182,6 +192,8 @@ def run_loop(task: RawTask, spec: Spec, split: str, rubric: Rubric, options: Bui
             continue
         report(task.id, f"round {rnd}: {len(pending)} case(s)")
         to_run = [c for c in pending if store.evidence_for(c.case_id, rnd) is None]
+        options.tick("execute", 0, len(to_run))
+        options.tick("review", 0, len(pending))
         evidence = execute_cases(
             task.oracle_dir, env.bin if env else None, to_run, conftest, human_conftest,
             module_source, runs=options.runs, startup_timeout_s=options.startup_timeout_s,
@@ -190,8 +202,10 @@ def run_loop(task: RawTask, spec: Spec, split: str, rubric: Rubric, options: Bui
         with store.transaction():
             for ev in evidence:
                 store.save_evidence(ev)
+        options.tick("execute", len(to_run), 0)
         for case in pending:
             route_one(case, spec, readme, split, rubric, options, store)
+            options.tick("review", 1, 0)
     return _counts(store, task.id)
 
 
