@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline.urlpath import normalise_params
+
 HTTP_VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE")
 ANY_METHOD = "*"
 
@@ -35,42 +37,7 @@ class Route:
         return (self.method, self.path, self.prefix)
 
 
-_COLON_PARAM = re.compile(r"(?<=/):([A-Za-z_][\w-]*)")
-_ANGLE_PARAM = re.compile(r"<(?:[A-Za-z_]\w*:)?([A-Za-z_][\w-]*)>")
 _MULTI_SLASH = re.compile(r"/{2,}")
-
-
-def _normalize_braces(path: str) -> str:
-    """`{name:regex}` / `{name: int}` / `{+name}` → `{name}`; `{?q,r}` query templates dropped.
-
-    A small scanner rather than a regex because the constraint may itself contain braces
-    (`{id:[0-9]{3}}`).
-    """
-    out: list[str] = []
-    i = 0
-    while i < len(path):
-        ch = path[i]
-        if ch != "{":
-            out.append(ch)
-            i += 1
-            continue
-        depth, j = 0, i
-        while j < len(path):
-            if path[j] == "{":
-                depth += 1
-            elif path[j] == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        inner = path[i + 1 : j]
-        i = j + 1
-        name = inner.split(":", 1)[0].strip()
-        if name[:1] in ("?", "&"):
-            continue  # RFC 6570 query expansion (Micronaut): not part of the path
-        name = name.lstrip("+#/.;")
-        out.append("{" + name + "}" if name else "{param}")
-    return "".join(out)
 
 
 def normalize_path(raw: str) -> str:
@@ -80,12 +47,9 @@ def normalize_path(raw: str) -> str:
     resource is the matcher's decision, made explicitly.
     """
     path = raw.strip()
-    path = _ANGLE_PARAM.sub(r"{\1}", path)
-    path = _normalize_braces(path)
     if not path.startswith("/"):
         path = "/" + path
-    path = _COLON_PARAM.sub(r"{\1}", path)
-    return _MULTI_SLASH.sub("/", path)
+    return _MULTI_SLASH.sub("/", normalise_params(path))
 
 
 def join_paths(prefix: str, path: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pipeline.urlpath import normalise_params
+
 METHOD_NAMES = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 M = r"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)"
 _SEP = r"\s*(?:,|/|\||&|\+|\bor\b|\band\b|、|，)\s*"
@@ -72,24 +74,6 @@ _HOST_PREFIX = re.compile(
     r"^(?:https?://[^/?#\s]+|(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d+)?)"
 )
 _VAR_PREFIX = re.compile(r"^(?:\{\{\s*[\w.-]+\s*\}\}|\$\{?[A-Za-z_]\w*\}?)")
-_COLON_PARAM = re.compile(r"(?<=/):([A-Za-z_][\w-]*)(?:\([^)/]*\))?")
-_ANGLE_PARAM = re.compile(r"<(?:[A-Za-z_][\w.]*:)?([A-Za-z_][\w-]*)>")
-_BRACE_PARAM = re.compile(r"\{\s*([A-Za-z_][\w-]*)\s*(?::(?:[^{}]|\{[^{}]*\})*)?\}")
-_DOUBLE_BRACE = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}")
-_DOLLAR_PARAM = re.compile(r"\$\{([A-Za-z_][\w-]*)\}")
-_BARE_DOLLAR = re.compile(r"(?<=/)\$([A-Za-z_]\w*)(?=/|$)")
-_SQUARE_PARAM = re.compile(r"(?<=/)\[(?:\.\.\.)?([A-Za-z_][\w-]*)\](?=/|$)")
-
-
-def normalise_params(path: str) -> str:
-    """`:id`, `<id>`, `<int:id>`, `{id:int}`, `{{id}}`, `${id}`, `[id]` → `{id}`."""
-    path = _DOUBLE_BRACE.sub(r"{\1}", path)
-    path = _DOLLAR_PARAM.sub(r"{\1}", path)
-    path = _BARE_DOLLAR.sub(r"{\1}", path)
-    path = _COLON_PARAM.sub(r"{\1}", path)
-    path = _ANGLE_PARAM.sub(r"{\1}", path)
-    path = _BRACE_PARAM.sub(r"{\1}", path)
-    return _SQUARE_PARAM.sub(r"{\1}", path)
 
 
 def _query_names(query: str) -> tuple[str, ...]:

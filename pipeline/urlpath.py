@@ -1,0 +1,59 @@
+"""Path-parameter spelling, one way for the whole project.
+
+Requirement documents and service source write a parameter many ways (`:id`, `<int:id>`,
+`{id:int}`, `{{id}}`, `${id}`, `[id]`, `{id:[0-9]{3}}`); spec extraction, route analysis and
+matching all compare paths as `{id}`, so they all normalise here.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DOUBLE_BRACE = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}")
+_DOLLAR_PARAM = re.compile(r"\$\{([A-Za-z_][\w-]*)\}")
+_BARE_DOLLAR = re.compile(r"(?<=/)\$([A-Za-z_]\w*)(?=/|$)")
+_COLON_PARAM = re.compile(r"(?<=/):([A-Za-z_][\w-]*)(?:\([^)/]*\))?")
+_ANGLE_PARAM = re.compile(r"<(?:[A-Za-z_][\w.]*:)?([A-Za-z_][\w-]*)>")
+_SQUARE_PARAM = re.compile(r"(?<=/)\[(?:\.\.\.)?([A-Za-z_][\w-]*)\](?=/|$)")
+
+
+def _braces(path: str) -> str:
+    """`{name:regex}` / `{name: int}` / `{+name}` → `{name}`; `{?q,r}` query templates dropped.
+
+    A small scanner rather than a regex because a constraint may itself contain braces
+    (`{id:[0-9]{3}}`).
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(path):
+        if path[i] != "{":
+            out.append(path[i])
+            i += 1
+            continue
+        depth, j = 0, i
+        while j < len(path):
+            if path[j] == "{":
+                depth += 1
+            elif path[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        name = path[i + 1 : j].split(":", 1)[0].strip()
+        i = j + 1
+        if name[:1] in ("?", "&"):
+            continue  # RFC 6570 query expansion (Micronaut): not part of the path
+        name = name.lstrip("+#/.;")
+        out.append("{" + name + "}" if name else "{param}")
+    return "".join(out)
+
+
+def normalise_params(path: str) -> str:
+    """Every parameter spelling → `{name}`; everything else kept exactly as written."""
+    path = _DOUBLE_BRACE.sub(r"{\1}", path)
+    path = _DOLLAR_PARAM.sub(r"{\1}", path)
+    path = _BARE_DOLLAR.sub(r"{\1}", path)
+    path = _COLON_PARAM.sub(r"{\1}", path)
+    path = _ANGLE_PARAM.sub(r"{\1}", path)
+    path = _braces(path)
+    return _SQUARE_PARAM.sub(r"{\1}", path)
