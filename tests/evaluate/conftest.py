@@ -1,0 +1,91 @@
+"""Fixtures for the evaluate tests: output tasks built once per session from bundled raw tasks.
+
+The built tasks get free ports (instead of the bundled 81xx ones) so that these tests never
+collide with a service another run keeps on a task's usual port.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.execution import free_port, live_groups
+
+ROOT = Path(__file__).resolve().parents[2]
+RAW = ROOT / "data" / "raw"
+TASKS = {"library-books": "verified", "todo-tasks": "train"}
+BUILD_TIMEOUT_S = 600
+
+
+@pytest.fixture(scope="session")
+def eval_cache(tmp_path_factory) -> Path:
+    """Environments for oracles and candidates, apart from the user's real cache."""
+    return tmp_path_factory.mktemp("evaluate-cache")
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory, eval_cache) -> dict[str, Path]:
+    """{task id: output task folder}, built by `python -m pipeline build` from data/raw."""
+    data = tmp_path_factory.mktemp("evaluate-data")
+    for task_id in TASKS:
+        shutil.copytree(RAW / task_id, data / "raw" / task_id)
+    env = {**os.environ, "REPOGENESIS_CACHE": str(eval_cache),
+           "REPOGENESIS_CACHE_DIR": str(eval_cache)}
+    for key in [k for k in env if k.endswith("_API_KEY")]:
+        del env[key]  # the offline provider: deterministic, no network
+    argv = [sys.executable, "-m", "pipeline", "build", "--data", str(data)]
+    for task_id in TASKS:
+        argv += ["--task", task_id]
+    proc = subprocess.run(argv, cwd=data, env=env, capture_output=True, text=True,
+                          timeout=BUILD_TIMEOUT_S)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    out = {}
+    for task_id, split in TASKS.items():
+        task_dir = data / split / task_id
+        meta = json.loads((task_dir / "task.json").read_text(encoding="utf-8"))
+        meta["port"] = free_port()
+        (task_dir / "task.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
+        out[task_id] = task_dir
+    return out
+
+
+@pytest.fixture
+def oracle_copy(tmp_path):
+    """`oracle_copy(task_id, name)`: a fresh copy of the task's oracle as a candidate folder."""
+
+    def make(task_id: str, name: str = "candidate") -> Path:
+        dst = tmp_path / name
+        shutil.copytree(RAW / task_id / "oracle", dst)
+        return dst
+
+    return make
+
+
+def leftovers() -> list[int]:
+    """Pids of processes still running inside an evaluation workspace."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cwd = os.readlink(f"/proc/{entry}/cwd")
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if "repogenesis-eval-" in cwd or "repogenesis-eval-" in cmdline:
+            found.append(int(entry))
+    return found
+
+
+@pytest.fixture
+def no_leftovers():
+    """Fails the test if a process or a port outlives the evaluation."""
+    yield
+    assert not live_groups()
+    assert not leftovers()
