@@ -3,6 +3,7 @@ and a summary table at the end."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -13,6 +14,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pipeline.config import load_settings
+from pipeline.llm import make_backend
+from pipeline.llm.settings import ModeError, load_llm_settings, mode_banner, resolve_mode
 
 
 def _console() -> Console:
@@ -22,7 +25,8 @@ def _console() -> Console:
     return console
 
 
-def run_build(data: Path, only: list[str] | None, db: Path) -> None:
+def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = False,
+              fallback: bool = False, batch: bool = False) -> None:
     from pipeline.execution import install_signal_handlers
     from pipeline.execution.reaper import reap_orphans
     from pipeline.stages.build import BuildOptions, build
@@ -41,8 +45,13 @@ def run_build(data: Path, only: list[str] | None, db: Path) -> None:
         console.print(f"error: no tasks in {raw}; add one with `repogenesis new-task`")
         raise SystemExit(1)
     db.parent.mkdir(parents=True, exist_ok=True)
-    console.print("mode: offline (no provider keys used): spec-driven generator, "
-                  "execution/static/spec reviewers")
+    llm_settings = load_llm_settings()
+    try:
+        mode = resolve_mode(llm_settings, os.environ, offline, fallback)
+    except ModeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+    console.print(mode_banner(llm_settings, mode))
     started = time.monotonic()
     live = console.is_terminal
 
@@ -58,12 +67,15 @@ def run_build(data: Path, only: list[str] | None, db: Path) -> None:
         data_dir=data, seed=settings.split_seed, verified_share=settings.verified_share,
         max_rounds=settings.max_rounds, runs=settings.oracle_runs,
         startup_timeout_s=settings.startup_timeout_s, test_timeout_s=settings.test_timeout_s,
-        case_timeout_s=settings.case_timeout_s,
+        case_timeout_s=settings.case_timeout_s, mutation_cap=settings.mutation_cap,
+        mutation_jobs=settings.mutation_jobs,
         cache_dir=settings.cache_dir, only=only,
     )
     if bars is not None:
         options.tick = bars.tick
     with Store.open(db) as store:
+        if mode == "llm":
+            options.backend = make_backend(store, llm_settings, batch=batch)
         if bars is not None:
             with bars.progress:
                 results = build(options, store, report)

@@ -184,11 +184,18 @@ def build(
     only: Annotated[
         list[str] | None, typer.Option("--task", help="Build only this task (repeatable).")
     ] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Use the offline mode even "
+                                          "when provider keys are set.")] = False,
+    fallback: Annotated[bool, typer.Option("--allow-offline-fallback", help="Go offline "
+                                           "(whole run) when a configured key is missing.")
+                        ] = False,
+    batch: Annotated[bool, typer.Option("--batch", help="Send each round's model requests "
+                                        "as provider batch jobs (cheaper, slower).")] = False,
 ) -> None:
     """Run every stage on data/raw and write data/verified and data/train (resumable)."""
     from pipeline.build_ui import run_build
 
-    run_build(data, only, state_db(data))
+    run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch)
 
 
 @app.command()
@@ -314,3 +321,19 @@ def evaluate(
         for line in lines:
             typer.echo(line)
 # --- end ---
+
+
+@app.command()
+def ledger(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
+    """Model calls, tokens and cost per provider, model and stage."""
+    from pipeline.llm.ledger import format_ledger, ledger_summary
+    from pipeline.store import Store
+
+    if not state_db(data).is_file():
+        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    with Store.open(state_db(data)) as store:
+        summary = ledger_summary(store)
+    if as_json:
+        emit_json(summary)
+    else:
+        typer.echo(format_ledger(summary))

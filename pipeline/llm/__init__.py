@@ -1,0 +1,38 @@
+"""LLM providers behind one interface, and the wrapper that owns cache, retries, concurrency
+and the cost ledger (see DESIGN.md "Providers").
+
+Entry points for the CLI:
+- `settings.load_llm_settings()`, `settings.resolve_mode(...)`, `settings.mode_banner(...)`
+- `make_providers(settings)`: the SDK adapters of every configured provider (keys and base
+  URLs from each SDK's own environment variables)
+- `make_backend(store, settings, batch=False)`: an `LLMBackend` ready for `BuildOptions`
+- `ledger.ledger_summary(store)`, `ledger.format_ledger(summary)` for `repogenesis ledger`
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pipeline.llm.backend import LLMBackend
+    from pipeline.llm.base import Provider
+    from pipeline.llm.settings import LLMSettings
+    from pipeline.store import Store
+
+
+def make_providers(settings: LLMSettings) -> dict[str, Provider]:
+    from pipeline.llm.anthropic_provider import AnthropicProvider
+    from pipeline.llm.gemini_provider import GeminiProvider
+    from pipeline.llm.openai_provider import OpenAIProvider
+
+    classes = {"openai": OpenAIProvider, "anthropic": AnthropicProvider,
+               "gemini": GeminiProvider}
+    return {name: classes[name]() for name in settings.providers()}
+
+
+def make_backend(store: Store, settings: LLMSettings, *, batch: bool = False) -> LLMBackend:
+    from pipeline.llm.backend import LLMBackend
+    from pipeline.llm.client import LLMClient
+
+    return LLMBackend(LLMClient(make_providers(settings), store, settings), settings,
+                      batch=batch)

@@ -16,7 +16,7 @@ from pathlib import Path
 from pipeline.backend import Backend, OfflineBackend
 from pipeline.execution import EnvError, ServiceError, ensure_task_env
 from pipeline.offline.generate import conftest_source, module_source
-from pipeline.records import Difficulty, Spec, TestCase
+from pipeline.records import Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
 from pipeline.rubric import Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
 from pipeline.stages.difficulty import task_difficulty
@@ -51,6 +51,8 @@ class BuildOptions:
     startup_timeout_s: float = 90.0
     test_timeout_s: float = 300.0
     case_timeout_s: float = 30.0
+    mutation_cap: int = 16
+    mutation_jobs: int | None = None
     cache_dir: Path | None = None
     only: list[str] | None = None
     backend: Backend = field(default_factory=OfflineBackend)
@@ -162,6 +164,7 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
                       spec=item.spec, difficulty=item.difficulty)
     try:
         counts = run_loop(task, item.spec, split, rubric, options, store, report)
+        run_mutation_stage(task, item.spec, digest, options, store, report)
     except (ServiceError, EnvError) as exc:
         store.upsert_task(task.id, state="failed", error=str(exc))
         report(task.id, f"failed: {exc}")
@@ -203,10 +206,46 @@ def run_loop(task: RawTask, spec: Spec, split: str, rubric: Rubric, options: Bui
             for ev in evidence:
                 store.save_evidence(ev)
         options.tick("execute", len(to_run), 0)
-        for case in pending:
-            route_one(case, spec, readme, split, rubric, options, store)
+        prefetch(options.backend, "prefetch_reviews",
+                 [(c, store.evidence_for(c.case_id, rnd)) for c in pending], spec, readme, rubric)
+        decided = [review_and_route(c, spec, readme, split, rubric, options, store)
+                   for c in pending]
+        refining = [d for d in decided if d[3].route == "refine"]
+        prefetch(options.backend, "prefetch_refines",
+                 [(c, ev, rv, None) for c, ev, rv, _ in refining], spec, readme)
+        for case, evidence, reviews, decision in decided:
+            refined = None
+            if decision.route == "refine":
+                refined = options.backend.refine(case, evidence, reviews, spec, readme)
+            save_outcome(case, reviews, decision, refined, store)
             options.tick("review", 1, 0)
     return _counts(store, task.id)
+
+
+def prefetch(backend: Backend, method: str, items: list, *args: object) -> None:
+    """Batch mode: let a backend answer a whole round in provider batch jobs first (the
+    per-case calls that follow then hit its cache). Backends without it skip this."""
+    fn = getattr(backend, method, None)
+    if fn is not None and items:
+        fn(items, *args)
+
+
+def run_mutation_stage(task: RawTask, spec: Spec, digest: str, options: BuildOptions,
+                       store: Store, report: Report) -> None:
+    from pipeline.stages.mutate import mutation_for_task
+    from pipeline.stages.publish import accepted_cases
+
+    accepted = [case for case, _ in accepted_cases(store, task.id)]
+    if options.mutation_cap <= 0 or not accepted:
+        return
+    env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
+    report(task.id, f"mutation: up to {options.mutation_cap} mutants")
+    mutation_for_task(
+        task, accepted, conftest_source(spec, task.config.port),
+        existing_conftest(task.tests_dir), module_source, store=store, input_hash=digest,
+        env_bin=env.bin if env else None, cap=options.mutation_cap, jobs=options.mutation_jobs,
+        startup_timeout_s=options.startup_timeout_s, test_timeout_s=options.test_timeout_s,
+    )
 
 
 def _routed(store: Store, case: TestCase) -> bool:
@@ -214,20 +253,27 @@ def _routed(store: Store, case: TestCase) -> bool:
     return latest is not None and latest.round >= case.round
 
 
-def route_one(case: TestCase, spec: Spec, readme: str, split: str, rubric: Rubric,
-              options: BuildOptions, store: Store) -> None:
-    backend = options.backend
+def review_and_route(
+    case: TestCase, spec: Spec, readme: str, split: str, rubric: Rubric,
+    options: BuildOptions, store: Store,
+) -> tuple[TestCase, Evidence | None, list[Review], RouteDecision]:
+    """Reviews (model calls, outside any transaction) and the pure routing decision."""
     evidence = store.evidence_for(case.case_id, case.round)
     reviews = store.reviews_for(case.case_id, case.round)
     if len(reviews) < 3:
-        reviews = backend.review(case, evidence, spec, readme, rubric)
+        reviews = options.backend.review(case, evidence, spec, readme, rubric)
     decision = route_case(evidence, reviews, case.round, split, max_rounds=options.max_rounds)
+    return case, evidence, reviews, decision
+
+
+def save_outcome(case: TestCase, reviews: list[Review], decision: RouteDecision,
+                 refined: TestCase | None, store: Store) -> None:
+    """Reviews, route and the refined version land together or not at all."""
     with store.transaction():
         for review in reviews:
             store.save_review(review)
         store.save_route(decision)
-        if decision.route == "refine":
-            refined = backend.refine(case, evidence, reviews, spec, readme)
+        if refined is not None:
             store.save_case(refined.model_copy(update={"round": case.round + 1}))
 
 

@@ -15,6 +15,7 @@ from pipeline.records import TestCase
 from pipeline.rubric import rubric_hash
 from pipeline.spec import spec_json
 from pipeline.stages.existing import existing_conftest
+from pipeline.stages.mutate import stored_report, suite_key
 from pipeline.stages.split import SPLITS, case_file, prune_outputs, write_index, write_task_output
 from pipeline.store import Store
 from pipeline.tasks import RawTask
@@ -49,7 +50,8 @@ def case_entry(store: Store, case: TestCase, route: Any) -> dict[str, Any]:
             "mean": round(sum(totals) / len(totals), 2) if totals else None,
             "reviews": {
                 r.reviewer: (r.scores.model_dump() | {"total": r.scores.total})
-                if r.scores else None
+                if r.scores
+                else None
                 for r in sorted(reviews, key=lambda r: r.reviewer)
             },
         },
@@ -64,6 +66,13 @@ def case_entry(store: Store, case: TestCase, route: Any) -> dict[str, Any]:
     }
 
 
+def _suite_mutation(report: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The suite-level part of the mutation report (per-test scores sit on each case)."""
+    if report is None:
+        return None
+    return {k: v for k, v in report.items() if k != "per_test"}
+
+
 def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str, int]:
     """Write every finished task; returns tasks written per split."""
     rows: dict[str, list[dict[str, Any]]] = {s: [] for s in SPLITS}
@@ -74,6 +83,15 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
             continue
         accepted = accepted_cases(store, row.id)
         cases = [c for c, _ in accepted]
+        mutation = (
+            stored_report(store, row.id, suite_key(row.input_hash or "", cases)) if cases else None
+        )
+        entries = [
+            case_entry(store, c, r) for c, r in sorted(accepted, key=lambda cr: cr[0].case_id)
+        ]
+        if mutation is not None:
+            for entry in entries:
+                entry["mutation"] = mutation["per_test"].get(entry["id"])
         categories = Counter(c.category for c in cases)
         task_json = {
             "id": row.id,
@@ -88,28 +106,36 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
             "generated_by": sorted({c.author for c in cases}),
             "offline": all(c.author in ("offline", "human") for c in cases),
             "categories": dict(sorted(categories.items())),
-            "test_cases": [case_entry(store, c, r) for c, r in
-                           sorted(accepted, key=lambda cr: cr[0].case_id)],
+            "mutation": _suite_mutation(mutation),
+            "test_cases": entries,
         }
         out_dir = data_dir / row.split / row.id
         write_task_output(
-            out_dir, task.readme, conftest_source(row.spec, task.config.port),
-            existing_conftest(task.tests_dir), cases, task_json, module_source,
+            out_dir,
+            task.readme,
+            conftest_source(row.spec, task.config.port),
+            existing_conftest(task.tests_dir),
+            cases,
+            task_json,
+            module_source,
         )
         keep[row.id] = row.split
-        rows[row.split].append({
-            "id": row.id,
-            "language": task.config.language,
-            "framework": task.config.framework,
-            "domain": task.config.domain,
-            "port": task.config.port,
-            "difficulty": row.difficulty.level if row.difficulty else None,
-            "difficulty_score": row.difficulty.score if row.difficulty else None,
-            "endpoints": len(row.spec.endpoints),
-            "tests": len(cases),
-            "categories": dict(sorted(categories.items())),
-            "path": f"{row.split}/{row.id}",
-        })
+        rows[row.split].append(
+            {
+                "id": row.id,
+                "language": task.config.language,
+                "framework": task.config.framework,
+                "domain": task.config.domain,
+                "port": task.config.port,
+                "difficulty": row.difficulty.level if row.difficulty else None,
+                "difficulty_score": row.difficulty.score if row.difficulty else None,
+                "endpoints": len(row.spec.endpoints),
+                "tests": len(cases),
+                "mutation_score": mutation["score"] if mutation else None,
+                "categories": dict(sorted(categories.items())),
+                "path": f"{row.split}/{row.id}",
+            }
+        )
     prune_outputs(data_dir, keep)
     for split in SPLITS:
         write_index(data_dir / split, rows[split])

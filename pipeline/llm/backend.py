@@ -1,0 +1,345 @@
+"""The LLM backend: the Backend protocol (pipeline/backend.py) with provider calls.
+
+Public API:
+- `LLMBackend(client, settings, *, batch=False)`: `generate`, `review`, `refine` as the build
+  loop calls them; `name` is "llm:<fingerprint>" (models, sampling and prompt templates), so a
+  changed model or prompt rebuilds a task, while unchanged calls still hit the cache.
+- Batch prefetch (only with `batch=True`; the build calls them before a round's normal calls,
+  which then hit the cache): `prefetch_generate(task_id, spec, readme)`,
+  `prefetch_reviews([(case, evidence)], spec, readme, rubric)`,
+  `prefetch_refines([(case, evidence, reviews, note)], spec, readme)`.
+- `render(template, **ctx) -> list[Message]`: a prompt from `prompts/<template>`; lines
+  `@@ <role> [cache]` start a message; `cache` marks the end of the shared prefix.
+
+Failures never crash the loop: a failed review call is `Review(scores=None, error=...)`; a
+generated test that fails the code checks (`schemas.check_test_code`) is dropped with a
+logged reason; a failed refine returns the case unchanged (routing then counts the round).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import logging
+import re
+from functools import cache
+
+import jinja2
+
+from pipeline.llm.base import LLMRequest, Message
+from pipeline.llm.batch import run_batch_round
+from pipeline.llm.client import Call, LLMClient
+from pipeline.llm.schemas import (
+    EXTRA_IMPORTS,
+    HEADER_IMPORTS,
+    GenerateOutput,
+    RefineOutput,
+    ReviewOutput,
+    check_review,
+    check_test_code,
+    rename_test,
+)
+from pipeline.llm.settings import LLMSettings, split_ref
+from pipeline.offline.generate import conftest_source
+from pipeline.paths import PROMPTS_DIR
+from pipeline.records import CATEGORIES, Endpoint, Evidence, Review, Scores, Spec, TestCase
+from pipeline.rubric import Rubric
+
+log = logging.getLogger("pipeline.llm")
+CATEGORY_HELP = {
+    "api_compliance": "a documented success path: the documented success status and the "
+                      "response's documented fields, types and values.",
+    "error_handling": "invalid input or a forbidden action: the exact documented 4xx status "
+                      "and, where the document shows it, the error body.",
+    "edge_case": "boundaries: unknown ids, empty collections, limits, pagination ends, "
+                 "duplicates, as the document specifies them.",
+    "integration": "a flow across two or more documented endpoints (create, then read back, "
+                   "update, delete...), asserting every step.",
+}
+MAX_FAILURE_CHARS = 4000
+MAX_EXCERPT_LINES = 60
+
+
+@cache
+def _env() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(PROMPTS_DIR), undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False, autoescape=False)
+
+
+def render(template: str, **ctx: object) -> list[Message]:
+    text = _env().get_template(template).render(**ctx)
+    messages: list[Message] = []
+    role, cache_mark, buf = None, False, []
+
+    def flush() -> None:
+        if role is not None and "".join(buf).strip():
+            messages.append(Message(role=role, content="\n".join(buf).strip(), cache=cache_mark))
+
+    for line in text.splitlines():
+        if line.startswith("@@ "):
+            flush()
+            words = line[3:].split()
+            role, cache_mark, buf = words[0], "cache" in words[1:], []
+        else:
+            buf.append(line)
+    flush()
+    return messages
+
+
+def readme_excerpt(readme: str, endpoint: Endpoint, spec: Spec | None = None) -> str:
+    """The document's text on an endpoint: the heading above its first mention, then from
+    that mention to the next endpoint's or the next heading (bounded); empty when unknown."""
+    lines = readme.splitlines()
+    if not 0 < endpoint.line <= len(lines):
+        return ""
+    first = endpoint.line - 1
+    head = first
+    while head > 0 and not lines[head].startswith("#"):
+        head -= 1
+    starts = {e.line - 1 for e in (spec.endpoints if spec else []) if e.line - 1 > first}
+    end = first + 1
+    while end < len(lines) and end - first < MAX_EXCERPT_LINES and end not in starts \
+            and not lines[end].startswith("#"):
+        end += 1
+    body = lines[first:end]
+    if head != first and lines[head].startswith("#"):
+        body = [lines[head], "", *body] if head + 1 < first else lines[head:end]
+    return "\n".join(body).strip()
+
+
+_VOLATILE = [  # run-to-run noise in pytest output that would defeat the response cache
+    (re.compile(r"\b(?:127\.0\.0\.1|localhost|0\.0\.0\.0|\[::1\]):\d{2,5}\b"), "<service>"),
+    (re.compile(r"(?:/private)?/tmp/[^\s:'\"()]+"), "<tmp>"),
+    (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "0x…"),
+    (re.compile(r"\bin \d+(?:\.\d+)?s\b"), "in <t>s"),
+]
+
+
+def stable_text(text: str) -> str:
+    for pattern, repl in _VOLATILE:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def speed(duration_s: float) -> str:
+    """Durations in the rubric's bands, so timing noise does not change the prompt."""
+    if duration_s > 10:
+        return "very slow, over 10 s"
+    return "slow, 2-10 s" if duration_s >= 2 else "under 2 s"
+
+
+def as_documented(request: str, spec: Spec | None) -> str:
+    """"DELETE /links/ab12" -> "DELETE /links/{code}" when a documented endpoint matches (the
+    concrete ids are fresh on every run); an undocumented request stays as it was sent."""
+    method, _, path = request.partition(" ")
+    for ep in spec.endpoints if spec is not None else []:
+        pattern = re.sub(r"\\\{[^{}]+\\\}", "[^/]+", re.escape(ep.path))
+        if ep.method == method and re.fullmatch(pattern, path.split("?")[0]):
+            return f"{method} {ep.path}"
+    return request
+
+
+def evidence_text(evidence: Evidence | None, spec: Spec | None = None) -> str:
+    if evidence is None or not evidence.runs:
+        return "Not executed: no evidence is available for this version."
+    runs = ", ".join(f"{r.outcome} ({speed(r.duration_s)})" for r in evidence.runs)
+    sent = [as_documented(r, spec) for r in evidence.requests]
+    lines = [f"Runs on fresh oracles: {runs}; "
+             f"{'stable' if evidence.stable else 'UNSTABLE (outcomes differ)'}.",
+             f"Requests it sent (documented ones as their path template): "
+             f"{', '.join(sent) or 'none recorded'}."]
+    failure = failure_output(evidence)
+    if failure:
+        lines += ["Failure output of the first failing run:", "```", failure, "```"]
+    return "\n".join(lines)
+
+
+def failure_output(evidence: Evidence | None) -> str:
+    for run in evidence.runs if evidence is not None else []:
+        if run.outcome != "passed":
+            text = stable_text(run.output)[-MAX_FAILURE_CHARS:].strip()
+            return text or f"(outcome {run.outcome})"
+    return ""
+
+
+def fixtures_of(conftest: str) -> list[str]:
+    names = []
+    for node in ast.parse(conftest).body:
+        if isinstance(node, ast.FunctionDef) and any(
+                "fixture" in ast.unparse(d) for d in node.decorator_list):
+            names.append(node.name)
+    return names
+
+
+class LLMBackend:
+    def __init__(self, client: LLMClient, settings: LLMSettings, *, batch: bool = False) -> None:
+        self.client = client
+        self.settings = settings
+        self.batch = batch
+        self.name = f"llm:{self.fingerprint()}"
+
+    def fingerprint(self) -> str:
+        s = self.settings
+        digest = hashlib.sha256(json.dumps(
+            [s.generator, s.reviewers, s.refiner, s.temperature, s.max_tokens,
+             s.tests_per_prompt]).encode())
+        for path in sorted(PROMPTS_DIR.glob("*.j2")):
+            digest.update(path.read_bytes())
+        return digest.hexdigest()[:12]
+
+    # --- shared -----------------------------------------------------------------------------
+
+    def _request(self, ref: str, stage: str, messages: list[Message]) -> LLMRequest:
+        provider, model = split_ref(ref)
+        return LLMRequest(provider=provider, model=model, messages=messages, stage=stage,
+                          temperature=self.settings.temperature_for(ref),
+                          max_tokens=self.settings.max_tokens)
+
+    def _base(self, spec: Spec, readme: str) -> dict[str, object]:
+        conftest = conftest_source(spec, spec.port or 8000)
+        return {"readme": readme.strip(), "conftest": conftest.strip(),
+                "fixtures": fixtures_of(conftest), "header_imports": HEADER_IMPORTS,
+                "extra_imports": EXTRA_IMPORTS}
+
+    def _batch(self, calls: list[Call]) -> None:
+        if self.batch and calls:
+            report = run_batch_round(self.client, calls)
+            log.info("batch round: %s", report)
+
+    # --- generate ---------------------------------------------------------------------------
+
+    def generate_calls(self, task_id: str, spec: Spec, readme: str) -> list[Call]:
+        base = self._base(spec, readme)
+        keys = [f"{e.method} {e.path}" for e in spec.endpoints]
+        calls = []
+        for ep, key in zip(spec.endpoints, keys, strict=True):
+            dumped = ep.model_dump(mode="json", exclude={"line"}, exclude_defaults=True)
+            others = [f"{k}: {e.summary}".rstrip(": ") for e, k in
+                      zip(spec.endpoints, keys, strict=True) if k != key]
+            for category in CATEGORIES:
+                messages = render(
+                    "generate.j2", **base, category=category,
+                    category_help=CATEGORY_HELP[category], endpoint_key=key,
+                    excerpt=readme_excerpt(readme, ep, spec), other_endpoints=others,
+                    endpoint_json=json.dumps(dumped, indent=1, ensure_ascii=False),
+                    count=self.settings.tests_per_prompt)
+                calls.append(Call(self._request(self.settings.generator, "generate", messages),
+                                  GenerateOutput, context={"task_id": task_id},
+                                  meta={"category": category, "endpoint": key}))
+        return calls
+
+    def prefetch_generate(self, task_id: str, spec: Spec, readme: str) -> None:
+        self._batch(self.generate_calls(task_id, spec, readme))
+
+    def generate(self, task_id: str, spec: Spec, readme: str) -> list[TestCase]:
+        calls = self.generate_calls(task_id, spec, readme)
+        self._batch(calls)
+        fixtures = set(fixtures_of(conftest_source(spec, spec.port or 8000)))
+        documented = {f"{e.method} {e.path}" for e in spec.endpoints}
+        cases: list[TestCase] = []
+        names: set[str] = set()
+        for call, done in zip(calls, self.client.complete_all(calls), strict=True):
+            where = f"{task_id} {call.meta['endpoint']} {call.meta['category']}"
+            if not done.ok or not isinstance(done.value, GenerateOutput):
+                log.warning("generation failed for %s: %s", where, done.error)
+                continue
+            for test in done.value.tests:
+                try:
+                    code, name = check_test_code(test.code, fixtures)
+                except ValueError as exc:
+                    log.warning("dropped generated test %r (%s): %s", test.name, where, exc)
+                    continue
+                unique = name
+                n = 1
+                while unique in names:
+                    n += 1
+                    unique = f"{name}_{n}"
+                names.add(unique)
+                endpoints = [e for e in dict.fromkeys(
+                    [call.meta["endpoint"], *(" ".join(x.split()) for x in test.endpoints)])
+                    if e in documented]
+                cases.append(TestCase(
+                    case_id=f"{task_id}::{unique}", task_id=task_id, round=0,
+                    category=call.meta["category"], name=unique,
+                    code=rename_test(code, name, unique), endpoints=endpoints,
+                    origin="generated", author=self.settings.generator))
+        return cases
+
+    # --- review -----------------------------------------------------------------------------
+
+    def review_calls(self, case: TestCase, evidence: Evidence | None, spec: Spec, readme: str,
+                     rubric: Rubric) -> list[Call]:
+        by_key = {f"{e.method} {e.path}": e for e in spec.endpoints}
+        texts = {k: readme_excerpt(readme, by_key[k], spec) for k in case.endpoints
+                 if k in by_key}
+        excerpts = [{"key": k, "text": t} for k, t in texts.items() if t]
+        messages = render("review.j2", **self._base(spec, readme),
+                          rubric_text=rubric.render_text(), case=case, code=case.code.strip(),
+                          excerpts=excerpts, evidence=evidence_text(evidence, spec))
+        return [Call(self._request(ref, "review", messages), ReviewOutput,
+                     check=lambda v: check_review(v, rubric),  # type: ignore[arg-type]
+                     context={"task_id": case.task_id, "case_id": case.case_id},
+                     meta={"reviewer": ref})
+                for ref in self.settings.reviewers]
+
+    def prefetch_reviews(self, items: list[tuple[TestCase, Evidence | None]], spec: Spec,
+                         readme: str, rubric: Rubric) -> None:
+        self._batch([c for case, ev in items
+                     for c in self.review_calls(case, ev, spec, readme, rubric)])
+
+    def review(self, case: TestCase, evidence: Evidence | None, spec: Spec, readme: str,
+               rubric: Rubric) -> list[Review]:
+        calls = self.review_calls(case, evidence, spec, readme, rubric)
+        reviews = []
+        for call, done in zip(calls, self.client.complete_all(calls), strict=True):
+            common = {"case_id": case.case_id, "round": case.round,
+                      "reviewer": call.meta["reviewer"], "rubric_hash": rubric.hash}
+            if done.ok and isinstance(done.value, ReviewOutput):
+                reviews.append(Review(**common, scores=Scores(**done.value.scores()),
+                                      rationale=done.value.rationale.strip()))
+            else:
+                reviews.append(Review(**common, scores=None, error=done.error or "failed"))
+        return reviews
+
+    # --- refine -----------------------------------------------------------------------------
+
+    def refine_call(self, case: TestCase, evidence: Evidence | None, reviews: list[Review],
+                    spec: Spec, readme: str, note: str | None = None) -> Call:
+        from pipeline.rubric import load_rubric
+
+        shown = [{"reviewer": r.reviewer, "scores": r.scores, "rationale": r.rationale,
+                  "total": r.scores.total if r.scores else None,
+                  "detail": ", ".join(f"{k} {v}" for k, v in r.scores.model_dump().items())
+                  if r.scores else ""} for r in reviews]
+        messages = render("refine.j2", **self._base(spec, readme),
+                          rubric_text=load_rubric().render_text(), case=case,
+                          code=case.code.strip(), reviews=shown,
+                          failure=failure_output(evidence), note=note or "")
+        return Call(self._request(self.settings.refiner, "refine", messages), RefineOutput,
+                    context={"task_id": case.task_id, "case_id": case.case_id})
+
+    def prefetch_refines(self, items: list[tuple[TestCase, Evidence | None, list[Review],
+                                                 str | None]], spec: Spec, readme: str) -> None:
+        self._batch([self.refine_call(c, ev, rv, spec, readme, note)
+                     for c, ev, rv, note in items])
+
+    def refine(self, case: TestCase, evidence: Evidence | None, reviews: list[Review],
+               spec: Spec, readme: str, note: str | None = None) -> TestCase:
+        call = self.refine_call(case, evidence, reviews, spec, readme, note)
+        done = self.client.complete(call.request, call.schema, **call.context)
+        if not done.ok or not isinstance(done.value, RefineOutput):
+            log.warning("refine of %s failed, kept unchanged: %s", case.case_id, done.error)
+            return case
+        own_conftest = case.origin == "existing" or case.module is not None
+        fixtures = None if own_conftest else set(fixtures_of(conftest_source(
+            spec, spec.port or 8000)))
+        try:
+            code, name = check_test_code(done.value.code, fixtures)
+        except ValueError as exc:
+            log.warning("refined %s rejected, kept unchanged: %s", case.case_id, exc)
+            return case
+        return case.model_copy(update={
+            "round": case.round + 1, "code": rename_test(code, name, case.name),
+            "origin": "refined", "author": self.settings.refiner})

@@ -1,0 +1,82 @@
+"""The durable, content-addressed response cache (table `llm_cache`, migration 0003).
+
+Public API:
+- `cache_key(request, schema) -> str`: sha256 over provider, model, messages (role and
+  content), the output schema's JSON and the sampling settings that change the output
+  (temperature, max_tokens). Stage, concurrency, retries and the prompt-cache marks do not
+  change what a model answers, so they stay out (inspect_ai's rule).
+- `ResponseCache(store)`: `get(key)`, `put(key, response, provider, model)`, `delete(key)`.
+- `query(store, sql, params)`: rows read under the store's lock (shared with ledger/batch).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from pipeline.llm.base import LLMRequest, LLMResponse
+from pipeline.llm.errors import redact
+from pipeline.store import Store
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def query(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+    with store._lock:
+        cur = store._conn.execute(sql, params)
+        cur.row_factory = sqlite3.Row
+        return cur.fetchall()
+
+
+def schema_json(schema: type[BaseModel] | None) -> Any:
+    return None if schema is None else schema.model_json_schema()
+
+
+def cache_key(request: LLMRequest, schema: type[BaseModel] | None) -> str:
+    payload = {
+        "provider": request.provider,
+        "model": request.model,
+        "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+        "schema": schema_json(schema),
+        "temperature": request.temperature,
+        "max_tokens": request.max_tokens,
+    }
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class ResponseCache:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def get(self, key: str) -> LLMResponse | None:
+        rows = query(self.store, "SELECT response FROM llm_cache WHERE cache_key = ?", (key,))
+        if not rows:
+            return None
+        try:
+            return LLMResponse.model_validate_json(rows[0]["response"])
+        except ValueError:
+            return None  # written by an incompatible version: a miss
+
+    def put(self, key: str, response: LLMResponse, provider: str, model: str) -> None:
+        with self.store.transaction() as conn:
+            conn.execute(
+                "INSERT INTO llm_cache (cache_key, provider, model, response, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET "
+                "response = excluded.response, created_at = excluded.created_at",
+                (key, provider, model, redact(response.model_dump_json()), now()),
+            )
+
+    def delete(self, key: str) -> None:
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM llm_cache WHERE cache_key = ?", (key,))
+
+    def __contains__(self, key: str) -> bool:
+        return bool(query(self.store, "SELECT 1 FROM llm_cache WHERE cache_key = ?", (key,)))

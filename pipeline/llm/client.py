@@ -1,0 +1,248 @@
+"""The one wrapper every model call goes through: cache, retries, concurrency, ledger.
+
+Public API:
+- `LLMClient(providers, store, settings, sleep=time.sleep)`
+- `client.complete(request, schema=None, *, check=None, task_id=None, case_id=None)
+  -> Completion`: never raises for a provider or output problem; `Completion.ok` is False
+  and `.error` says why (the caller records it, e.g. as a failed review).
+- `client.complete_all(calls) -> list[Completion]`: several calls in threads (sequential when
+  the calling thread holds a store transaction, so ledger writes cannot deadlock).
+- `Completion(ok, value, response, error, outcome, cached)`.
+
+What `complete` does, in order:
+1. cache: key = `cache.cache_key(request, schema)`; a hit whose content still validates is
+   returned without calling the provider (ledger outcome `cache_hit`, zero tokens);
+2. call with tenacity: retryable `ProviderError`s (429, 5xx, overloaded, connection,
+   malformed) are retried up to `max_attempts`, waiting `retry_after_s` when the provider sent
+   one (capped), else exponential backoff with jitter; non-retryable ones fail at once. Each
+   failed attempt is a ledger row (`retry`, or `error` for the last). The SDKs' own retries
+   must be off (the adapters construct them with max_retries=0) so retries do not stack;
+3. per-provider `BoundedSemaphore` around each provider request (not around backoff waits);
+4. `finish == "length"`: ledger `truncated`, then up to `length_retries` retries with doubled
+   max_tokens (bounded by `max_tokens_cap`); never the same request again;
+5. schema validation (pydantic, plus `check`): an invalid answer (ledger `invalid`) is re-asked
+   up to `invalid_retries` times with the validation error appended, then a failure;
+6. a valid answer: ledger `ok` (tokens, cost, latency) and stored in the cache under the key
+   of the *original* request.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
+from tenacity.wait import wait_random_exponential
+
+from pipeline.llm.base import LLMRequest, LLMResponse, Message, Provider
+from pipeline.llm.cache import ResponseCache, cache_key
+from pipeline.llm.errors import ProviderError, classify, redact
+from pipeline.llm.ledger import Ledger, Outcome
+from pipeline.llm.schemas import parse_output
+from pipeline.llm.settings import LLMSettings
+from pipeline.store import Store
+
+Check = Callable[[BaseModel], None]
+
+
+@dataclass
+class Completion:
+    ok: bool
+    value: BaseModel | None = None
+    response: LLMResponse | None = None
+    error: str | None = None
+    outcome: str = "ok"  # ok | cache_hit | error | invalid | truncated
+    cached: bool = False
+
+
+@dataclass
+class Call:
+    """One `complete` call for `complete_all`."""
+
+    request: LLMRequest
+    schema: type[BaseModel] | None = None
+    check: Check | None = None
+    context: dict[str, Any] = field(default_factory=dict)  # task_id, case_id
+    meta: dict[str, Any] = field(default_factory=dict)  # the caller's own labels
+
+
+def _retryable(exc: BaseException) -> bool:
+    return isinstance(exc, ProviderError) and exc.retryable
+
+
+def reask_message(error: str) -> Message:
+    return Message(role="user", content=(
+        f"Your answer was not accepted: {error}. Answer again with exactly one JSON object "
+        "that matches the requested schema, every value within its allowed range."))
+
+
+class LLMClient:
+    def __init__(self, providers: dict[str, Provider], store: Store, settings: LLMSettings,
+                 *, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.providers = providers
+        self.store = store
+        self.settings = settings
+        self.cache = ResponseCache(store)
+        self.ledger = Ledger(store, settings)
+        self._sleep = sleep
+        self._sems = {name: threading.BoundedSemaphore(settings.limit(name))
+                      for name in providers}
+        self._guard = threading.Lock()
+        self._key_locks: dict[str, threading.Lock] = {}
+        self._backoff = wait_random_exponential(multiplier=0.5, max=settings.backoff_max_s)
+
+    # --- public -----------------------------------------------------------------------------
+
+    def complete(self, request: LLMRequest, schema: type[BaseModel] | None = None, *,
+                 check: Check | None = None, task_id: str | None = None,
+                 case_id: str | None = None) -> Completion:
+        ctx = {"stage": request.stage, "task_id": task_id, "case_id": case_id}
+        if request.provider not in self.providers:
+            return Completion(False, error=f"no provider {request.provider!r} configured",
+                              outcome="error")
+        key = cache_key(request, schema)
+        with self._key_lock(key):  # the same request twice at once: one call, one hit
+            hit = self._from_cache(key, request, schema, check, ctx)
+            if hit is not None:
+                return hit
+            return self._fresh(request, schema, check, key, ctx)
+
+    def complete_all(self, calls: Sequence[Call]) -> list[Completion]:
+        def run(call: Call) -> Completion:
+            return self.complete(call.request, call.schema, check=call.check, **call.context)
+
+        if len(calls) <= 1 or self.store._depth > 0:
+            return [run(c) for c in calls]
+        workers = min(len(calls), sum(self.settings.limit(p) for p in self.providers) or 1)
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="llm") as pool:
+            return list(pool.map(run, calls))
+
+    def validate(self, response: LLMResponse, schema: type[BaseModel] | None,
+                 check: Check | None) -> BaseModel | None:
+        """The validated output (None without a schema); ValueError when invalid."""
+        if schema is None:
+            return None
+        value = parse_output(response.text, response.parsed, schema)
+        if check is not None:
+            check(value)
+        return value
+
+    # --- steps ------------------------------------------------------------------------------
+
+    @contextmanager
+    def _key_lock(self, key: str):
+        with self._guard:
+            lock = self._key_locks.setdefault(key, threading.Lock())
+        with lock:
+            yield
+
+    def _from_cache(self, key: str, request: LLMRequest, schema: type[BaseModel] | None,
+                    check: Check | None, ctx: dict[str, Any]) -> Completion | None:
+        cached = self.cache.get(key)
+        if cached is None:
+            return None
+        try:
+            value = self.validate(cached, schema, check)
+        except ValueError:
+            self.cache.delete(key)  # e.g. an invalid batch result: ask again
+            return None
+        self._row(request, "cache_hit", ctx, key=key)
+        return Completion(True, value, cached, outcome="cache_hit", cached=True)
+
+    def _fresh(self, request: LLMRequest, schema: type[BaseModel] | None, check: Check | None,
+               key: str, ctx: dict[str, Any]) -> Completion:
+        current = request
+        lengths_left, reasks_left = self.settings.length_retries, self.settings.invalid_retries
+        while True:
+            try:
+                response, latency = self._call(current, schema, key, ctx)
+            except ProviderError as exc:
+                return Completion(False, error=exc.message, outcome="error")
+            row = {"key": key, "latency": latency, "response": response}
+            if response.finish == "length":
+                self._row(current, "truncated", ctx, **row)
+                bigger = min(self.settings.max_tokens_cap, current.max_tokens * 2)
+                if lengths_left and bigger > current.max_tokens:
+                    lengths_left -= 1
+                    current = current.model_copy(update={"max_tokens": bigger})
+                    continue
+                return Completion(False, response=response, outcome="truncated", error=(
+                    f"output cut by the token limit at max_tokens={current.max_tokens}"))
+            if response.finish in ("refused", "error"):
+                self._row(current, "error", ctx, **row, error=f"finish={response.finish}")
+                return Completion(False, response=response, outcome="error",
+                                  error=redact(f"{response.finish}: {response.text[:300]}"))
+            try:
+                value = self.validate(response, schema, check)
+            except ValueError as exc:
+                self._row(current, "invalid", ctx, **row, error=str(exc))
+                if reasks_left:
+                    reasks_left -= 1
+                    answer = response.text or (str(response.parsed) if response.parsed else "")
+                    current = current.model_copy(update={"messages": [
+                        *current.messages, Message(role="assistant", content=answer or "(empty)"),
+                        reask_message(str(exc))]})
+                    continue
+                return Completion(False, response=response, outcome="invalid",
+                                  error=f"invalid answer after re-asking: {exc}")
+            with self.store.transaction():  # paid for and kept, or neither
+                self._row(current, "ok", ctx, **row)
+                self.cache.put(key, response, request.provider, request.model)
+            return Completion(True, value, response, outcome="ok")
+
+    def _call(self, request: LLMRequest, schema: type[BaseModel] | None, key: str,
+              ctx: dict[str, Any]) -> tuple[LLMResponse, int]:
+        """One request with retries: (response, latency in ms); failed attempts are rows."""
+        attempts = self.settings.max_attempts
+        retrying = Retrying(stop=stop_after_attempt(attempts), wait=self._wait,
+                            retry=retry_if_exception(_retryable), sleep=self._sleep,
+                            reraise=True)
+        for attempt in retrying:
+            with attempt:
+                last = attempt.retry_state.attempt_number >= attempts
+                return self._once(request, schema, key, ctx, last)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _once(self, request: LLMRequest, schema: type[BaseModel] | None, key: str,
+              ctx: dict[str, Any], last: bool) -> tuple[LLMResponse, int]:
+        provider = self.providers[request.provider]
+        with self._sems[request.provider]:
+            started = time.monotonic()
+            try:
+                response = provider.complete(request, schema)
+            except Exception as exc:  # noqa: BLE001 - every failure becomes a ProviderError
+                failed = exc
+            else:
+                return response, _ms(started)
+        err = classify(failed, request.provider)
+        outcome: Outcome = "retry" if err.retryable and not last else "error"
+        self._row(request, outcome, ctx, key=key, latency=_ms(started), error=err.message)
+        raise err from failed
+
+    def _wait(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        if isinstance(exc, ProviderError) and exc.retry_after_s is not None:
+            return min(max(exc.retry_after_s, 0.0), self.settings.retry_after_max_s)
+        return float(self._backoff(state))
+
+    def _row(self, request: LLMRequest, outcome: Outcome, ctx: dict[str, Any], *, key: str,
+             latency: int = 0, response: LLMResponse | None = None,
+             error: str | None = None) -> None:
+        usage = response.usage if response is not None else None
+        self.ledger.record(
+            provider=request.provider, model=request.model, stage=ctx.get("stage") or "",
+            outcome=outcome, tokens_in=usage.input_tokens if usage else 0,
+            tokens_out=usage.output_tokens if usage else 0,
+            tokens_cached=usage.cached_tokens if usage else 0, latency_ms=latency,
+            cache_key=key, task_id=ctx.get("task_id"), case_id=ctx.get("case_id"),
+            error=error)
+
+
+def _ms(started: float) -> int:
+    return int((time.monotonic() - started) * 1000)

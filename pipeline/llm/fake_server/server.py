@@ -1,0 +1,239 @@
+"""One loopback HTTP server speaking the OpenAI, Anthropic and Gemini wire protocols.
+
+    with FakeProviderServer() as server:
+        os.environ.update(server.env())          # point the real SDKs at it
+        server.faults.add(Fault("429", retry_after=1), at=0, provider="openai")
+        ...
+        assert not server.invalid                # every request was a valid protocol request
+
+Every request is validated against its protocol and recorded (`server.requests`). Model output
+comes from `responder(provider, request_json) -> dict | str`; the default answers a
+deterministic instance of the requested JSON schema (or a short text without one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+from . import anthropic_proto, gemini_proto, openai_proto
+from .common import Recorded, Reply, tokens
+from .faults import Fault, FaultScript
+from .schema_gen import Choice, example
+
+Responder = Callable[[str, dict], "dict | list | str"]
+FAKE_KEYS = {
+    "OPENAI_API_KEY": "sk-fake-openai-0000",
+    "ANTHROPIC_API_KEY": "sk-ant-fake-0000",
+    "GEMINI_API_KEY": "fake-gemini-key-0000",
+}
+_SECRET_HEADERS = {"authorization", "x-api-key", "x-goog-api-key"}
+
+
+class FakeProviderServer:
+    def __init__(
+        self,
+        responder: Responder | None = None,
+        *,
+        int_choice: Choice = "min",
+        batch_polls: int = 1,
+        openai_json_schema: bool = True,
+        host: str = "127.0.0.1",
+    ) -> None:
+        self.responder = responder
+        self.int_choice = int_choice
+        self.batch_polls = batch_polls  # retrieves that still report "running" before done
+        self.openai_json_schema = openai_json_schema  # False: refuse it, like llama.cpp
+        self.faults = FaultScript()
+        self.requests: list[Recorded] = []
+        self.state: dict[str, Any] = {"files": {}, "openai_batches": {}, "anthropic_batches": {},
+                                      "gemini_batches": {}}
+        self._seen_prefixes: set[str] = set()
+        self._lock = threading.RLock()
+        self._host = host
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # lifecycle -----------------------------------------------------------------------------
+    def start(self) -> FakeProviderServer:
+        server = self
+
+        class Handler(_Handler):
+            fake = server
+
+        self._httpd = ThreadingHTTPServer((self._host, 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,),
+                                        daemon=True, name="fake-provider-server")
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> FakeProviderServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "server not started"
+        return self._httpd.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self._host}:{self.port}"
+
+    def env(self, *, keys: bool = True) -> dict[str, str]:
+        """Environment variables that point the three SDKs at this server."""
+        env = {
+            "OPENAI_BASE_URL": f"{self.base_url}/v1",
+            "ANTHROPIC_BASE_URL": self.base_url,
+            "GOOGLE_GEMINI_BASE_URL": self.base_url,
+        }
+        if keys:
+            env.update(FAKE_KEYS)
+        return env
+
+    # convenience for tests -------------------------------------------------------------------
+    def fault(self, kind: str, *, at: int | list[int] | None = None, provider: str | None = None,
+              endpoint: str = "call", times: int | None = None, **kw: Any) -> None:
+        self.faults.add(Fault(kind, **kw), at=at, provider=provider, endpoint=endpoint,
+                        times=times)
+
+    def random_faults(self, rate: float, kinds: tuple[str, ...] = ("429", "500", "malformed"),
+                      *, seed: int = 0, provider: str | None = None,
+                      endpoint: str = "call") -> None:
+        self.faults.add_random(rate, [Fault(k) for k in kinds], seed=seed, provider=provider,
+                               endpoint=endpoint)
+
+    def calls(self, provider: str | None = None) -> list[Recorded]:
+        with self._lock:
+            return [r for r in self.requests
+                    if r.endpoint == "call" and provider in (None, r.provider)]
+
+    @property
+    def invalid(self) -> list[Recorded]:
+        with self._lock:
+            return [r for r in self.requests if r.problems]
+
+    def reset(self) -> None:
+        with self._lock:
+            self.requests.clear()
+            self._seen_prefixes.clear()
+        self.faults.clear()
+
+    # model output ------------------------------------------------------------------------------
+    def produce(self, provider: str, request: dict, schema: dict | None) -> Any:
+        """The answer value: responder output, else a schema instance, else a short text."""
+        if self.responder is not None:
+            return self.responder(provider, request)
+        if schema is not None:
+            return example(schema, choice=self.int_choice)
+        return f"fake {provider} answer from {request.get('model', 'model')}"
+
+    def cached_tokens(self, provider: str, prefix: str) -> int:
+        """Tokens of `prefix` if the same prefix was sent before (implicit prompt caching)."""
+        if not prefix:
+            return 0
+        digest = hashlib.sha256(f"{provider}\0{prefix}".encode()).hexdigest()
+        with self._lock:
+            if digest in self._seen_prefixes:
+                return tokens(prefix)
+            self._seen_prefixes.add(digest)
+            return 0
+
+    def record(self, rec: Recorded) -> Recorded:
+        with self._lock:
+            rec.index = len(self.requests)
+            self.requests.append(rec)
+        return rec
+
+
+def _route(method: str, path: str, headers: dict[str, str]) -> tuple[str, Any] | None:
+    """(provider, handler) for a request path; None for unknown routes."""
+    if "x-goog-api-key" in headers or "/v1beta/" in path or ":generateContent" in path \
+            or ":batchGenerateContent" in path:
+        return "gemini", gemini_proto.handle
+    if path.startswith("/v1/messages"):
+        return "anthropic", anthropic_proto.handle
+    if path.startswith(("/v1/chat/completions", "/v1/responses", "/v1/files", "/v1/batches")):
+        return "openai", openai_proto.handle
+    return None
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeProviderServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+        return
+
+    def do_GET(self) -> None:
+        self._serve("GET")
+
+    def do_POST(self) -> None:
+        self._serve("POST")
+
+    def do_DELETE(self) -> None:
+        self._serve("DELETE")
+
+    def _serve(self, method: str) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        split = urlsplit(self.path)
+        if "key=" in (split.query or "") and "x-goog-api-key" not in headers:
+            headers["x-goog-api-key"] = "<query>"
+        route = _route(method, split.path, headers)
+        if route is None:
+            self._send(Reply(404, {"error": {"message": f"no route {method} {split.path}"}}))
+            return
+        provider, handle = route
+        content_type = headers.get("content-type", "")
+        body: Any = None
+        problems: list[str] = []
+        if raw and "json" in content_type:
+            try:
+                body = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                problems.append(f"body is not JSON: {exc}")
+        rec = Recorded(
+            index=0, provider=provider, endpoint="call", method=method, path=split.path,
+            headers={k: ("<present>" if k in _SECRET_HEADERS else v) for k, v in headers.items()},
+            body=body, problems=problems,
+        )
+        self.fake.record(rec)  # recorded on arrival: a client that gave up still counts
+        try:
+            reply = handle(self.fake, rec, headers, raw, split.query)
+        except Exception as exc:  # a bug in the fake itself: report it as a 500
+            reply = Reply(500, {"error": {"message": f"fake server error: {exc!r}"}})
+            rec.problems.append(f"fake server exception: {exc!r}")
+        rec.status = reply.status
+        self._send(reply)
+
+    def _send(self, reply: Reply) -> None:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            self.send_response(reply.status)
+            self.send_header("content-type", reply.content_type)
+            self.send_header("content-length", str(len(reply.raw)))
+            for key, value in reply.headers.items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(reply.raw)
+
+

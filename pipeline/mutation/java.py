@@ -1,0 +1,154 @@
+"""Mutants of an oracle's Java source: a small source-level set (pure).
+
+Java has no parser in the standard library, so the operators are regular expressions run on a
+*masked* copy of the file, where comments and the contents of string, char and text-block
+literals are blanked out (same length, newlines kept): nothing inside a string or a comment is
+ever mutated, and offsets and line numbers match the original. Operators:
+- `status_code`: an int literal 100-599 passed as an argument (`new Reply(404, ...)`,
+  `sendResponseHeaders(201, ...)`) changed like the Python one (404 -> 400, 201 -> 200, ...);
+- `comparison`: `==` <-> `!=`; ` < ` -> ` >= `, ` > ` -> ` <= ` and back (only with spaces
+  around, so generics such as `Map<String, Object>` are never touched);
+- `boolean`: `true` <-> `false`, `&&` <-> `||`, `!` removed before an operand;
+- `statement`: a one-line method-call statement (`body.put("k", v);`) replaced with `;`.
+Nothing inside `static void main(...)` is mutated (start-up code, like Python's main guard).
+
+The heuristics can produce code that does not compile; the runner reports such mutants as
+`invalid` (javac fails when the mutant service starts) and they are not counted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .operators import Edit, Mutant, mutate_status, name_mutants
+
+_STATUS = re.compile(r"(?<![\w.])([1-5]\d\d)(?![\w.])")
+_EQUALITY = re.compile(r"(?<![=!<>])(==|!=)(?!=)")
+_RELATIONAL = re.compile(r"(?<=\s)(<=|>=|<|>)(?=\s)")
+_BOOL = re.compile(r"\b(true|false)\b")
+_LOGICAL = re.compile(r"&&|\|\|")
+_NOT = re.compile(r"!(?=[\w(])")
+_CALL_STATEMENT = re.compile(
+    r"^[ \t]*((?!(?:return|throw|new|super|this|yield|assert)\b)"
+    r"[A-Za-z_][\w.]*(?:\([^;{}]*\))?(?:\.[A-Za-z_]\w*\([^;{}]*\))*\.[A-Za-z_]\w*\([^;{}]*\);)"
+    r"[ \t]*$",
+    re.MULTILINE,
+)
+_MAIN = re.compile(r"\bstatic\s+void\s+main\s*\([^)]*\)[^{;]*\{")
+_FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
+         "true": "false", "false": "true", "&&": "||", "||": "&&"}
+_ORDER = ("status_code", "comparison", "boolean", "statement")
+
+
+def mask_java(source: str) -> str:
+    """`source` with comments and literal contents replaced by spaces (newlines kept)."""
+    out = list(source)
+    n = len(source)
+
+    def blank(start: int, end: int) -> None:
+        for k in range(start, min(end, n)):
+            if out[k] != "\n":
+                out[k] = " "
+
+    i = 0
+    while i < n:
+        if source.startswith("//", i):
+            end = source.find("\n", i)
+            end = n if end < 0 else end
+            blank(i, end)
+            i = end
+        elif source.startswith("/*", i):
+            end = source.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            blank(i, end)
+            i = end
+        elif source.startswith('"""', i):
+            end = source.find('"""', i + 3)
+            end = n if end < 0 else end
+            blank(i + 3, end)
+            i = end + 3
+        elif source[i] in "\"'":
+            quote, j = source[i], i + 1
+            while j < n and source[j] != quote and source[j] != "\n":
+                j += 2 if source[j] == "\\" else 1
+            blank(i + 1, j)
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+def _prev_char(masked: str, pos: int) -> str:
+    k = pos - 1
+    while k >= 0 and masked[k] in " \t\r\n":
+        k -= 1
+    return masked[k] if k >= 0 else ""
+
+
+def java_edits(source: str) -> list[Edit]:
+    """Every candidate edit of a Java file, in source order."""
+    masked = mask_java(source)
+
+    def line(pos: int) -> int:
+        return masked.count("\n", 0, pos) + 1
+
+    edits: list[Edit] = []
+    for m in _STATUS.finditer(masked):
+        if _prev_char(masked, m.start()) in "(,":
+            old = int(m.group(1))
+            new = mutate_status(old)
+            edits.append(Edit(m.start(), m.end(), line(m.start()), "status_code",
+                              f"status {old} -> {new}", str(new)))
+    for pattern in (_EQUALITY, _RELATIONAL):
+        for m in pattern.finditer(masked):
+            old = m.group(0)
+            edits.append(Edit(m.start(), m.end(), line(m.start()), "comparison",
+                              f"`{old}` -> `{_FLIP[old]}`", _FLIP[old]))
+    for pattern in (_BOOL, _LOGICAL):
+        for m in pattern.finditer(masked):
+            old = m.group(0)
+            edits.append(Edit(m.start(), m.end(), line(m.start()), "boolean",
+                              f"`{old}` -> `{_FLIP[old]}`", _FLIP[old]))
+    for m in _NOT.finditer(masked):
+        edits.append(Edit(m.start(), m.end(), line(m.start()), "boolean", "`!` removed", ""))
+    for m in _CALL_STATEMENT.finditer(masked):
+        text = source[m.start(1):m.end(1)]
+        edits.append(Edit(m.start(1), m.end(1), line(m.start(1)), "statement",
+                          f"statement `{_short(text)}` removed", ";"))
+    skip = _main_body(masked)
+    edits = [e for e in edits if not (skip[0] <= e.start < skip[1])]
+    return sorted(edits, key=lambda e: (e.start, _ORDER.index(e.operator), e.end, e.text))
+
+
+def _main_body(masked: str) -> tuple[int, int]:
+    """Offsets of `static void main(...)`'s body (start-up code: mutants there only fail to
+    start), or an empty range."""
+    m = _MAIN.search(masked)
+    if m is None:
+        return (0, 0)
+    depth = 0
+    for k in range(m.end() - 1, len(masked)):
+        if masked[k] == "{":
+            depth += 1
+        elif masked[k] == "}":
+            depth -= 1
+            if depth == 0:
+                return (m.end(), k)
+    return (m.end(), len(masked))
+
+
+def _short(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def java_mutants(path: str, source: str) -> list[Mutant]:
+    """The mutants of one Java file (not compile-checked: see the module docstring)."""
+    kept: list[tuple[Edit, str]] = []
+    seen = {source}
+    for edit in java_edits(source):
+        mutated = source[: edit.start] + edit.text + source[edit.end:]
+        if mutated not in seen:
+            seen.add(mutated)
+            kept.append((edit, mutated))
+    return name_mutants(path, kept)

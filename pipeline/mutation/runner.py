@@ -1,0 +1,247 @@
+"""Run a black-box suite against mutant services of a task's oracle (the I/O edge).
+
+For each selected mutant: copy the oracle into its own temporary folder with the one file
+mutated, start it with `start_service` on a port of its own, run the suite with `run_pytest`,
+and note which tests failed. The unmutated oracle runs first; tests that do not pass there get
+no kill credit. Mutants run in parallel (a thread each, bounded by `jobs`, default the number
+of cores); every service, test run and temporary folder is removed on every exit path (the
+execution package kills each process group; the folders live under one temporary root).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.execution import ServiceError, TestRun, ensure_task_env, run_pytest, start_service
+from pipeline.execution.ports import free_port
+from pipeline.tasks import load_task
+
+from .operators import Mutant, oracle_mutants
+from .scores import MutantResult, mutation_scores
+from .select import DEFAULT_CAP, DEFAULT_SEED, select_mutants
+
+SKIP_DIRS = frozenset({"__pycache__", ".venv", "venv", "node_modules", "tests", "test",
+                       "build", "target", ".git"})
+_JAVAC_ERROR = re.compile(r"\.java:\d+: error:")
+_COPY_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".venv", ".git")
+Progress = Callable[[Mutant, MutantResult], None]
+
+
+def read_oracle_sources(oracle_dir: Path, language: str) -> dict[str, str]:
+    """Source files to mutate: relative posix path -> text (no tests, caches or envs)."""
+    ext = ".java" if language == "java" else ".py"
+    out = {}
+    for path in sorted(oracle_dir.rglob(f"*{ext}")):
+        rel = path.relative_to(oracle_dir)
+        if SKIP_DIRS & set(rel.parts[:-1]) or rel.name.startswith("test_"):
+            continue
+        try:
+            out[rel.as_posix()] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    return out
+
+
+_PORT_LOCK = threading.Lock()
+_CLAIMED: set[int] = set()
+
+
+@contextlib.contextmanager
+def _claimed_port() -> Iterator[int]:
+    """A free port no other thread of this process has been handed and not yet given back
+    (free_port alone could give two threads the same port before either service binds it)."""
+    with _PORT_LOCK:
+        port = free_port()
+        while port in _CLAIMED:
+            port = free_port()
+        _CLAIMED.add(port)
+    try:
+        yield port
+    finally:
+        with _PORT_LOCK:
+            _CLAIMED.discard(port)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How to start the oracle and run the suite (shared by every mutant of a task)."""
+
+    language: str
+    env_bin: Path | None
+    suite_dir: Path
+    startup_timeout_s: float = 30.0
+    suite_timeout_s: float = 120.0
+    python: str = sys.executable
+
+
+def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun, float]:
+    """Start `oracle` on a free port and run the suite against it (retries a taken port).
+
+    Returns the run and how long the service took to answer."""
+    for attempt in range(3):
+        with _claimed_port() as port:
+            started = time.monotonic()
+            try:
+                with start_service(oracle, port, settings.env_bin, settings.startup_timeout_s,
+                                   log_path=log_path) as service:
+                    ready = time.monotonic() - started
+                    return run_pytest(settings.suite_dir, service.base_url,
+                                      settings.suite_timeout_s, python=settings.python), ready
+            except ServiceError as exc:
+                if exc.kind != "port_in_use" or attempt == 2:
+                    raise
+    raise AssertionError("unreachable")
+
+
+def detected(run: TestRun) -> list[str]:
+    """Node ids that failed or errored (a test the run never reached detected nothing)."""
+    return sorted(t.nodeid for t in run.tests
+                  if t.outcome in ("failed", "error") and t.nodeid != "."
+                  and not t.output.startswith("not run"))
+
+
+def run_mutant(mutant: Mutant, oracle_dir: Path, settings: Settings, work_root: Path
+               ) -> MutantResult:
+    """Run the suite against one mutant in its own folder; the folder is removed after."""
+    work = Path(tempfile.mkdtemp(prefix="mutant-", dir=work_root))
+    started = time.monotonic()
+    try:
+        oracle = work / "oracle"
+        shutil.copytree(oracle_dir, oracle, symlinks=True, ignore=_COPY_IGNORE)
+        (oracle / mutant.file).write_text(mutant.source, encoding="utf-8")
+        log = work / "service.log"
+        try:
+            run, _ = run_suite(oracle, settings, log)
+        except ServiceError as exc:
+            text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
+            status = "invalid" if settings.language == "java" and _JAVAC_ERROR.search(text) \
+                else "stillborn"
+            return MutantResult(mutant.id, status, detail=str(exc)[:300],
+                                duration_s=round(time.monotonic() - started, 2))
+        return MutantResult(mutant.id, "ran", detected(run),
+                            duration_s=round(time.monotonic() - started, 2))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_mutants(mutants: list[Mutant], oracle_dir: Path, settings: Settings, work_root: Path,
+                jobs: int, progress: Progress | None = None) -> dict[str, MutantResult]:
+    """Every mutant's result, `jobs` at a time; on Ctrl-C the ones not started are dropped."""
+    results: dict[str, MutantResult] = {}
+    stop = threading.Event()
+
+    def one(mutant: Mutant) -> MutantResult | None:
+        if stop.is_set():
+            return None
+        return run_mutant(mutant, oracle_dir, settings, work_root)
+
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="mutant")
+    try:
+        futures = {pool.submit(one, m): m for m in mutants}
+        for future in as_completed(futures):
+            result = future.result()
+            if result is not None:
+                results[result.mutant_id] = result
+                if progress is not None:
+                    progress(futures[future], result)
+    finally:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+    return results
+
+
+def run_mutation(
+    oracle_dir: Path,
+    language: str,
+    suite_dir: Path,
+    nodeid_to_case: Mapping[str, str] | None = None,
+    cap: int | None = DEFAULT_CAP,
+    jobs: int | None = None,
+    *,
+    seed: int | str = DEFAULT_SEED,
+    env_bin: Path | None = None,
+    startup_timeout_s: float = 30.0,
+    test_timeout_s: float = 120.0,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Mutation report of `suite_dir` against mutants of `oracle_dir` (see `mutation_report`).
+
+    Raises ServiceError if the unmutated oracle does not start.
+    """
+    started = time.monotonic()
+    oracle_dir, suite_dir = Path(oracle_dir).resolve(), Path(suite_dir).resolve()
+    if not suite_dir.is_dir():
+        raise FileNotFoundError(f"no test suite at {suite_dir}")
+    candidates = oracle_mutants(read_oracle_sources(oracle_dir, language), language)
+    chosen = select_mutants(candidates, cap, seed)
+    jobs = jobs or os.cpu_count() or 1
+    with tempfile.TemporaryDirectory(prefix="repogenesis-mutation-") as tmp:
+        root = Path(tmp)
+        suite = root / "suite"
+        shutil.copytree(suite_dir, suite, ignore=_COPY_IGNORE)
+        base = root / "baseline"
+        shutil.copytree(oracle_dir, base, symlinks=True, ignore=_COPY_IGNORE)
+        settings = Settings(language, env_bin, suite, startup_timeout_s, test_timeout_s)
+        baseline, ready_s = run_suite(base, settings, root / "baseline.log")
+        shutil.rmtree(base, ignore_errors=True)
+        passed = [t.nodeid for t in baseline.tests if t.outcome == "passed"]
+        # A mutant that never answers or hangs costs a timeout: allow a generous multiple of
+        # what the oracle took, not the full allowance.
+        startup = min(startup_timeout_s, 4 * ready_s + 5)
+        limit = min(test_timeout_s, max(30.0, 3 * baseline.duration_s + 20))
+        settings = Settings(language, env_bin, suite, startup, limit)
+        results = run_mutants(chosen, oracle_dir, settings, root, jobs, progress) \
+            if passed else {}
+    report = mutation_scores(chosen, results, passed, nodeid_to_case,
+                             [t.nodeid for t in baseline.tests if t.nodeid != "."])
+    report.update({
+        "candidates": len(candidates),
+        "cap": cap,
+        "seed": seed,
+        "operators": dict(sorted(Counter(m.operator for m in chosen).items())),
+        "baseline": {"passed": len(passed), "tests": len(baseline.tests),
+                     "startup_s": round(ready_s, 2), "duration_s": baseline.duration_s},
+        "jobs": jobs,
+        "duration_s": round(time.monotonic() - started, 2),
+    })
+    return report
+
+
+def mutation_report(
+    task_dir: Path,
+    suite_dir: Path,
+    nodeid_to_case: Mapping[str, str] | None = None,
+    cap: int | None = DEFAULT_CAP,
+    jobs: int | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Mutation scores of the suite in `suite_dir` (a tests folder: conftest + modules) against
+    mutants of the oracle of the raw task `task_dir`, as a JSON-ready dict for task.json.
+
+    `nodeid_to_case` maps pytest node ids (relative to `suite_dir`) to case ids (default: the
+    node ids themselves); `cap` bounds the mutants run (None: all); `jobs` the mutants run at
+    once (default: cores). `options` go to `run_mutation` (seed, env_bin, startup_timeout_s,
+    test_timeout_s, progress); the task's environment is built or reused unless `env_bin` is
+    given. Raises ServiceError if the unmutated oracle does not start, EnvError if its
+    environment cannot be built.
+    """
+    task = load_task(Path(task_dir))
+    language = task.config.language
+    if "env_bin" not in options:
+        env = ensure_task_env(task.oracle_dir, language)
+        options["env_bin"] = env.bin if env else None
+    return run_mutation(task.oracle_dir, language, suite_dir, nodeid_to_case, cap, jobs,
+                        **options)

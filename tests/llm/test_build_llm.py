@@ -1,0 +1,188 @@
+"""`build` with the three providers configured against the loopback fake server.
+
+The real SDKs run (OpenAI, Anthropic, Gemini wire protocols); the fake server's responder
+plays the models: it answers generate prompts with test code and review prompts with scores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.llm.fake_server import FakeProviderServer
+from pipeline.offline.generate import generate_cases
+from pipeline.spec import load_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+TASKS = ("todo-tasks", "secure-notes", "inventory-java")
+pytestmark = pytest.mark.slow
+
+
+def _strings(value: Any):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+class Models:
+    """Plays the generator (offline-written code per endpoint and category) and reviewers."""
+
+    def __init__(self) -> None:
+        self.cases: dict[tuple[str, str], list[Any]] = {}
+        for task in TASKS:
+            spec = load_spec(ROOT / "data" / "raw" / task / "README.md")
+            for case in generate_cases(task, spec):
+                key = (case.endpoints[0] if case.endpoints else "", case.category)
+                self.cases.setdefault(key, []).append(case)
+
+    def __call__(self, provider: str, body: dict) -> dict:
+        text = "\n".join(_strings(body))
+        wanted = re.search(r"Write \d+ test\(s\) of category `(\w+)`", text)
+        if wanted:
+            target = re.search(r"Target endpoint: (.+)", text).group(1).strip()
+            chosen = self.cases.get((target, wanted.group(1)), [])[:2]
+            return {"tests": [{"name": c.name, "endpoints": c.endpoints, "code": c.code}
+                              for c in chosen]}
+        if "Revise the test" in text:
+            code = re.search(r"Current code:\n```python\n(.*?)\n```", text, re.S).group(1)
+            return {"changes": "none", "code": code}
+        evidence = text.split("Execution evidence")[-1]
+        passed = "passed" in evidence and "failed" not in evidence
+        scores = (3, 2, 2, 2) if passed else (0, 1, 1, 1)
+        return {"rationale": f"{provider} read the evidence: {'passed' if passed else 'failed'}",
+                "correctness": scores[0], "coverage": scores[1], "readability": scores[2],
+                "relevance": scores[3]}
+
+
+@pytest.fixture(scope="module")
+def models() -> Models:
+    return Models()
+
+
+def make_data(tmp: Path) -> Path:
+    data = tmp / "data"
+    for task in TASKS:
+        shutil.copytree(ROOT / "data" / "raw" / task, data / "raw" / task)
+    return data
+
+
+def build_cmd(data: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "pipeline", "build", "--data", str(data), *extra]
+
+
+def run_build(data: Path, fake: FakeProviderServer, *extra: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, **fake.env(), "REPOGENESIS_MUTATION_CAP": "0"}
+    return subprocess.run(build_cmd(data, *extra), capture_output=True, text=True, env=env,
+                          timeout=900)
+
+
+def db_rows(data: Path, sql: str) -> list[tuple]:
+    import sqlite3
+
+    with sqlite3.connect(data / ".repogenesis" / "state.db") as conn:
+        return conn.execute(sql).fetchall()
+
+
+def assert_no_key_anywhere(data: Path, fake: FakeProviderServer, *texts: str) -> None:
+    keys = [v for k, v in fake.env().items() if k.endswith("_KEY")]
+    assert keys
+    blobs = [p.read_bytes() for p in data.rglob("*") if p.is_file()]
+    for key in keys:
+        assert all(key.encode() not in blob for blob in blobs), key
+        assert all(key not in text for text in texts)
+
+
+def test_llm_build_is_valid_cached_and_keyless(tmp_path: Path, models: Models) -> None:
+    data = make_data(tmp_path)
+    with FakeProviderServer(responder=models) as fake:
+        first = run_build(data, fake)
+        assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+        assert "mode: llm" in first.stdout or "llm" in first.stdout.splitlines()[0]
+        assert fake.invalid == []
+        providers = Counter(r.provider for r in fake.calls())
+        assert set(providers) == {"openai", "anthropic", "gemini"}
+        reviewers = {r[0] for r in db_rows(data, "SELECT DISTINCT reviewer FROM reviews")}
+        assert len(reviewers) == 3 and all(":" in r for r in reviewers)
+        assert {r.split(":")[0] for r in reviewers} == {"openai", "anthropic", "gemini"}
+        missing = db_rows(data, "SELECT t.case_id, t.round FROM test_cases t LEFT JOIN reviews r"
+                          " USING (case_id, round) GROUP BY 1, 2 HAVING COUNT(r.reviewer) != 3")
+        assert missing == []
+        written = list(data.glob("*/*/task.json"))
+        assert len(written) == len(TASKS)
+        assert json.loads(written[0].read_text())["offline"] is False
+
+        before = len(fake.requests)
+        again = run_build(data, fake)
+        assert again.returncode == 0, again.stderr[-2000:]
+        assert len(fake.requests) == before  # nothing changed: zero provider requests
+        assert_no_key_anywhere(data, fake, first.stdout, first.stderr, again.stdout)
+
+
+def test_llm_build_survives_thirty_percent_faults(tmp_path: Path, models: Models) -> None:
+    data = make_data(tmp_path)
+    with FakeProviderServer(responder=models) as fake:
+        fake.random_faults(0.3, seed=7)
+        proc = run_build(data, fake)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        assert fake.invalid == []
+        missing = db_rows(data, "SELECT t.case_id, t.round FROM test_cases t LEFT JOIN reviews r"
+                          " USING (case_id, round) GROUP BY 1, 2 HAVING COUNT(r.reviewer) != 3")
+        assert missing == []
+        # A request body is sent again only as a retry of a faulted answer.
+        sent = Counter(json.dumps(r.body, sort_keys=True) for r in fake.calls())
+        faulted = Counter(json.dumps(r.body, sort_keys=True) for r in fake.calls() if r.fault)
+        for body, count in sent.items():
+            assert count <= 1 + faulted[body] + 1, body[:200]  # +1: one truncation re-ask
+        assert_no_key_anywhere(data, fake, proc.stdout, proc.stderr)
+
+
+def test_killed_batch_round_resumes_polling_the_same_batches(tmp_path: Path,
+                                                             models: Models) -> None:
+    data = make_data(tmp_path)
+    with FakeProviderServer(responder=models, batch_polls=10**9) as fake:
+        env = {**os.environ, **fake.env(), "REPOGENESIS_MUTATION_CAP": "0"}
+        proc = subprocess.Popen(build_cmd(data, "--batch", "--task", "todo-tasks"), env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        deadline = time.monotonic() + 120
+        while not any(submits(fake.requests)):
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.1)
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        sent_ids = {cid for r in submits(fake.requests) for cid in r.custom_ids}
+        ids = {row[0] for row in db_rows(data, "SELECT batch_id FROM llm_batches")}
+        assert ids, "the batch id was not stored before the kill"
+        fake.batch_polls = 1  # the provider finishes the job now
+        mark = len(fake.requests)
+        done = subprocess.run(build_cmd(data, "--batch", "--task", "todo-tasks"), env=env,
+                              capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        after = fake.requests[mark:]
+        polled = [r.path for r in after if r.endpoint == "batch" and r.method == "GET"]
+        assert any(batch_id in path for batch_id in ids for path in polled)
+        resent = [r for r in submits(after) if sent_ids & set(r.custom_ids)]
+        assert resent == []
+
+
+def submits(requests: list) -> list:
+    """Requests that hand a provider batch work (OpenAI's JSONL upload, the batch creates)."""
+    return [r for r in requests
+            if r.endpoint in ("batch", "file") and r.method == "POST" and r.custom_ids]
