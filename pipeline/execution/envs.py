@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .process import Launch, is_secret_name, spawned, tail_file
 
-CACHE_ENV_VAR = "REPOGENESIS_CACHE"
+CACHE_ENV_VAR = "REPOGENESIS_CACHE_DIR"  # the same variable as Settings.cache_dir
 MARKER = "repogenesis-env.json"
 KEY_VERSION = "v1"  # bump when the layout or build recipe changes
 #: Network settings uv may need to reach the package index (never credentials by name).
@@ -59,7 +59,7 @@ class TaskEnv:
 
 
 def cache_root() -> Path:
-    """`$REPOGENESIS_CACHE`, else `~/.cache/repogenesis`."""
+    """`$REPOGENESIS_CACHE_DIR`, else `~/.cache/repogenesis`."""
     value = os.environ.get(CACHE_ENV_VAR)
     return Path(value).expanduser() if value else Path.home() / ".cache" / "repogenesis"
 

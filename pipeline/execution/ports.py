@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import http.client
 import ipaddress
+import os
 import socket
 import subprocess
+import threading
 import time
+from pathlib import Path
 
 LOOPBACK = "127.0.0.1"
+#: A port handed out by free_port() is not handed out again (by any pipeline) for this long.
+RESERVE_S = 120.0
+RESERVE_DIR = Path("/tmp/.repogenesis-ports")
+_RESERVED: dict[int, float] = {}
+_RESERVE_LOCK = threading.Lock()
 
 
 class PortWaitError(Exception):
@@ -51,11 +60,62 @@ def _check_loopback(host: str) -> None:
     raise ValueError(f"refusing to contact {host}: only loopback addresses are allowed")
 
 
-def free_port() -> int:
-    """A TCP port that is free on all interfaces right now (the OS picks it)."""
+def _os_free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("0.0.0.0", 0))
         return int(s.getsockname()[1])
+
+
+def _reserve(port: int) -> bool:
+    """Claim `port` for RESERVE_S seconds, in this process and across pipelines."""
+    now = time.time()
+    with _RESERVE_LOCK:
+        if _RESERVED.get(port, 0.0) > now:
+            return False
+        try:
+            RESERVE_DIR.mkdir(mode=0o700, exist_ok=True)
+            fd = os.open(RESERVE_DIR / str(port), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError:
+            fd = -1  # no shared folder: the in-process reservation still holds
+        if fd >= 0:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # check-and-stamp atomically
+                st = os.fstat(fd)
+                if st.st_size > 0 and now - st.st_mtime < RESERVE_S:
+                    return False
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
+            finally:
+                os.close(fd)
+        _RESERVED[port] = now + RESERVE_S
+        return True
+
+
+def prune_reservations() -> int:
+    """Remove reservation files long expired (they accumulate, one per port); returns count."""
+    removed = 0
+    cutoff = time.time() - 2 * RESERVE_S
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(RESERVE_DIR):
+            with contextlib.suppress(OSError):
+                if entry.stat().st_mtime < cutoff:
+                    os.unlink(entry.path)
+                    removed += 1
+    return removed
+
+
+def free_port() -> int:
+    """A TCP port that is free on all interfaces right now (the OS picks it).
+
+    Race-free for parallel callers: a port handed out is reserved for RESERVE_S seconds (in
+    this process and, through a stamped lock file, across pipelines), so two services started
+    at once never get the same one. Whoever binds it within that time keeps it.
+    """
+    for _ in range(100):
+        port = _os_free_port()
+        if _reserve(port):
+            return port
+    raise OSError(errno.EADDRINUSE, "no free port found")
 
 
 def port_in_use(port: int) -> bool:

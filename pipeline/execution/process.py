@@ -6,10 +6,12 @@ built from an allow-list (no API keys leak in), a temporary HOME/TMPDIR, and its
 log file. Every live group is kept in a registry that an `atexit` hook and a SIGTERM/SIGHUP
 handler clean up, so the group is killed on every exit path of the pipeline.
 
-Extension points for the sandbox (issue 5): `Launch.preexec` (resource limits through
-`resource.setrlimit`), `Launch.wrapper` (a command prefix such as `unshare --net`), and the
-`REPOGENESIS_OWNER` marker in every child's environment, which a reaper can look for in
-`/proc/*/environ` to end what a SIGKILLed earlier run left behind.
+The sandbox (`sandbox.Sandbox.prepare`) fills `Launch.preexec` (resource limits through
+`resource.setrlimit`), `Launch.wrapper` (the namespace/mount/uid entry point), `pass_fds` (the
+network namespace), `output_cap` (the log keeps that many bytes; a pump thread drops the rest)
+and `on_stop` (kills every process of the launch's uid once its group is dead: detached ones
+too). The `REPOGENESIS_OWNER` marker in every child's environment lets a reaper end what a
+SIGKILLed earlier run left behind.
 """
 
 from __future__ import annotations
@@ -95,7 +97,11 @@ def scrubbed_env(
 
 @dataclass
 class Launch:
-    """What to run. The sandbox later adds limits through `preexec` and `wrapper`."""
+    """What to run. The sandbox (see `sandbox.Sandbox.prepare`) fills the last five fields.
+
+    `output_cap`: bytes of output kept in the log; the rest is read and dropped (a note says
+    how much). `on_stop`: called once the group is dead (e.g. to end detached processes).
+    """
 
     argv: Sequence[str]
     cwd: Path
@@ -104,6 +110,9 @@ class Launch:
     path_prefix: Sequence[Path] = ()
     preexec: Callable[[], None] | None = None
     wrapper: Sequence[str] = ()
+    pass_fds: Sequence[int] = ()
+    output_cap: int | None = None
+    on_stop: Callable[[], None] | None = None
 
 
 @dataclass
@@ -113,6 +122,7 @@ class Spawned:
     proc: subprocess.Popen[bytes]
     log_path: Path
     scratch: Path
+    pump: OutputPump | None = None
 
     @property
     def pid(self) -> int:
@@ -124,12 +134,48 @@ class Spawned:
             return kill_group(self.proc, grace_s)
         finally:
             shutil.rmtree(self.scratch, ignore_errors=True)
+            if self.pump is not None:
+                self.pump.join(2.0)
+
+    @property
+    def output_dropped(self) -> int:
+        """Bytes of output beyond the cap that were not written to the log."""
+        return self.pump.dropped if self.pump is not None else 0
+
+
+class OutputPump(threading.Thread):
+    """Copy a child's output pipe into its log up to `cap` bytes; read and drop the rest."""
+
+    def __init__(self, fd: int, log_path: Path, cap: int) -> None:
+        super().__init__(name="repogenesis-output", daemon=True)
+        self.fd, self.log_path, self.cap = fd, log_path, cap
+        self.written = 0
+        self.dropped = 0
+
+    def run(self) -> None:
+        try:
+            with open(self.log_path, "ab") as log:
+                while chunk := os.read(self.fd, 1 << 16):
+                    keep = chunk[: max(0, self.cap - self.written)]
+                    if keep:
+                        log.write(keep)
+                        log.flush()
+                        self.written += len(keep)
+                    self.dropped += len(chunk) - len(keep)
+                if self.dropped:
+                    log.write(f"\n[repogenesis: output capped at {self.cap} bytes; "
+                              f"{self.dropped} more bytes dropped]\n".encode())
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
 
 
 # --- registry of live groups -------------------------------------------------------------
 
-#: pgid -> (leader, scratch folder to remove once the group is dead)
-_LIVE: dict[int, tuple[subprocess.Popen[bytes], Path | None]] = {}
+#: pgid -> (leader, scratch folder to remove, hook to call once the group is dead)
+_LIVE: dict[int, tuple[subprocess.Popen[bytes], Path | None, Callable[[], None] | None]] = {}
 _LOCK = threading.Lock()
 _HANDLERS_INSTALLED = False
 
@@ -140,24 +186,29 @@ def live_groups() -> list[int]:
         return list(_LIVE)
 
 
-def _register(proc: subprocess.Popen[bytes], scratch: Path | None) -> None:
+def _register(proc: subprocess.Popen[bytes], scratch: Path | None,
+              on_stop: Callable[[], None] | None = None) -> None:
     with _LOCK:
-        _LIVE[proc.pid] = (proc, scratch)
+        _LIVE[proc.pid] = (proc, scratch, on_stop)
 
 
 def _unregister(proc: subprocess.Popen[bytes]) -> None:
-    """Forget a dead group and remove the scratch space it had."""
+    """Forget a dead group, run its stop hook and remove the scratch space it had."""
     with _LOCK:
-        _, scratch = _LIVE.pop(proc.pid, (None, None))
-    if scratch is not None:
-        shutil.rmtree(scratch, ignore_errors=True)
+        _, scratch, on_stop = _LIVE.pop(proc.pid, (None, None, None))
+    try:
+        if on_stop is not None:
+            on_stop()
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def kill_all(grace_s: float = 0.5) -> None:
     """Kill every group still registered (atexit and the signal handler call this)."""
     with _LOCK:
         entries = list(_LIVE.values())
-    for proc, _scratch in entries:
+    for proc, _scratch, _hook in entries:
         with contextlib.suppress(Exception):
             kill_group(proc, grace_s)
 
@@ -198,30 +249,49 @@ def spawn(launch: Launch) -> Spawned:
     home.mkdir()
     tmp.mkdir()
     proc: subprocess.Popen[bytes] | None = None
+    pump: OutputPump | None = None
+    read_fd = write_fd = -1
     try:
         env = scrubbed_env(home, tmp, launch.env, launch.path_prefix)
         launch.log_path.parent.mkdir(parents=True, exist_ok=True)
         argv = [*launch.wrapper, *launch.argv]
         with open(launch.log_path, "ab") as log:
+            out: int | object = log
+            if launch.output_cap is not None:
+                read_fd, write_fd = os.pipe2(os.O_CLOEXEC)
+                out = write_fd
             proc = subprocess.Popen(
                 argv,
                 cwd=launch.cwd,
                 env=env,
                 stdin=subprocess.DEVNULL,
-                stdout=log,
+                stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 preexec_fn=launch.preexec,
                 close_fds=True,
+                pass_fds=tuple(launch.pass_fds),
             )
-            _register(proc, scratch)
+            _register(proc, scratch, launch.on_stop)
+        if read_fd >= 0:
+            os.close(write_fd)
+            write_fd = -1
+            pump = OutputPump(read_fd, launch.log_path, int(launch.output_cap or 0))
+            read_fd = -1
+            pump.start()
     except BaseException:
         # e.g. Ctrl-C landing right after Popen: do not leave the new group running.
         if proc is not None:
             kill_group(proc, 0.5)
+        elif launch.on_stop is not None:
+            launch.on_stop()
         shutil.rmtree(scratch, ignore_errors=True)
         raise
-    return Spawned(proc=proc, log_path=launch.log_path, scratch=scratch)
+    finally:
+        for fd in (read_fd, write_fd):
+            if fd >= 0:
+                os.close(fd)
+    return Spawned(proc=proc, log_path=launch.log_path, scratch=scratch, pump=pump)
 
 
 @contextlib.contextmanager

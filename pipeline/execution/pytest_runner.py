@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -20,8 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from .process import Launch, spawned, tail_file
+from .sandbox import Sandbox, SandboxPolicy, published, writable_folders
 
 Outcome = Literal["passed", "failed", "error", "skipped"]
 OUTPUT_CAP = 4000
@@ -76,6 +79,8 @@ class TestRun:
     timed_out: bool = False
     duration_s: float = 0.0
     output_tail: str = ""
+    #: Sandbox limits the run ran into ("output capped ...", "killed by SIGXCPU ...").
+    limits_hit: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         out = dict.fromkeys(("passed", "failed", "error", "skipped"), 0)
@@ -103,11 +108,18 @@ def run_pytest(
     python: str = sys.executable,
     extra_args: Sequence[str] = (),
     grace_s: float = 2.0,
+    *,
+    sandbox: Sandbox | None = None,
+    policy: SandboxPolicy | None = None,
 ) -> TestRun:
     """Run pytest on `target` (file or folder) with SERVICE_BASE_URL=`base_url`.
 
     The project's own pytest configuration is not applied (an empty ini file is passed) and
-    collection errors do not stop the other files from running.
+    collection errors do not stop the other files from running. The run is sandboxed with
+    `policy`'s limits (default: the sandbox's): in `sandbox` if given, else in the sandbox of
+    the service published on `base_url`'s port (see `start_service`), else in a fresh one
+    relaying that loopback port to the host. The tests' folder is writable only if it lies
+    under the system temp folder.
     """
     target = target.resolve()
     if not target.exists():
@@ -126,22 +138,72 @@ def run_pytest(
         env = {"SERVICE_BASE_URL": base_url, "PYTHONPATH": str(work),
                "REPOGENESIS_PROGRESS": str(progress)}
         launch = Launch(argv=argv, cwd=root, log_path=log, env=env)
-        run = TestRun()
-        started = time.monotonic()
-        with spawned(launch, grace_s=grace_s) as sp:
-            try:
-                run.exit_code = sp.proc.wait(timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                run.timed_out = True
-        # the group is dead here (spawned's exit killed it)
+        sb, own = _sandbox_for(sandbox, base_url)
+        try:
+            policy = policy or sb.policy
+            launch = sb.prepare(launch, writable_folders(work, root), policy)
+            timeout_s = min(timeout_s, policy.wall_s)
+            run = TestRun()
+            started = time.monotonic()
+            with spawned(launch, grace_s=grace_s) as sp:
+                try:
+                    run.exit_code = sp.proc.wait(timeout=timeout_s)
+                except subprocess.TimeoutExpired:
+                    run.timed_out = True
+            # the group is dead here (spawned's exit killed it, detached processes too)
+        finally:
+            if own:
+                sb.close()
         if run.timed_out:
             run.exit_code = sp.proc.returncode
         run.duration_s = round(time.monotonic() - started, 3)
-        run.output_tail = "\n".join(tail_file(log, 40))
+        run.limits_hit = _limits_hit(run, sp.output_dropped, policy, timeout_s)
+        run.output_tail = "\n".join([*tail_file(log, 40), *run.limits_hit])
         run.tests = _collect_outcomes(junit, progress, run, timeout_s)
         return run
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _sandbox_for(sandbox: Sandbox | None, base_url: str) -> tuple[Sandbox, bool]:
+    """(the sandbox to run in, whether we own it and must close it)."""
+    if sandbox is not None:
+        return sandbox, False
+    parts = urlsplit(base_url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    found = published(port)
+    if found is not None:
+        return found, False
+    sb = Sandbox.create()
+    if port is not None and parts.hostname in ("127.0.0.1", "localhost"):
+        try:
+            sb.reach_host(port)
+        except OSError:
+            sb.close()
+            raise
+    return sb, True
+
+
+def _limits_hit(run: TestRun, dropped: int, policy: SandboxPolicy, timeout_s: float
+                ) -> list[str]:
+    out = []
+    if run.timed_out:
+        out.append(f"[sandbox] wall time limit: killed after {timeout_s:g}s")
+    if dropped:
+        out.append(f"[sandbox] output capped at {policy.output_cap_bytes} bytes "
+                   f"({dropped} bytes dropped)")
+    code = run.exit_code
+    if code is not None and code < 0:
+        why = {signal.SIGXCPU: f"CPU time limit ({policy.cpu_s}s)",
+               signal.SIGXFSZ: f"file size limit ({policy.file_size_bytes} bytes)",
+               signal.SIGKILL: "SIGKILL (CPU hard limit, memory or the wall timeout)",
+               }.get(signal.Signals(-code), signal.Signals(-code).name)
+        if not run.timed_out:
+            out.append(f"[sandbox] pytest was killed: {why}")
+    return out
 
 
 def _collect_outcomes(junit: Path, progress: Path, run: TestRun, timeout_s: float

@@ -2,7 +2,10 @@
 
 Every process the pipeline starts carries `REPOGENESIS_OWNER=<pid>:<start ticks>` in its
 environment (children inherit it, detached ones included). When that owner is gone (or its
-pid now belongs to another process), nobody will ever stop the process: we do.
+pid now belongs to another process), nobody will ever stop the process: we do. Sandboxed
+processes are also known by their uid (see `uids`): one whose uid's lease is no longer held
+is an orphan even if it cleared its environment. Their network namespaces need no cleanup:
+a namespace disappears with the last process (or fd) in it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ import os
 import signal
 from pathlib import Path
 
+from .ports import prune_reservations
 from .process import OWNER_VAR, _proc_start_ticks
+from .uids import sandbox_uid_of, slot_is_leased
 
 _NEEDLE = f"{OWNER_VAR}=".encode()
 
@@ -41,17 +46,27 @@ def orphans() -> list[int]:
     """Pids of processes whose owning pipeline is gone."""
     me = os.getpid()
     out = []
+    leased: dict[int, bool] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) == me:
             continue
-        marker = _owner_of(int(entry.name))
+        pid = int(entry.name)
+        marker = _owner_of(pid)
         if marker is not None and not _owner_alive(marker):
-            out.append(int(entry.name))
+            out.append(pid)
+            continue
+        uid = sandbox_uid_of(pid)
+        if uid is not None:
+            if uid not in leased:
+                leased[uid] = slot_is_leased(uid)
+            if not leased[uid]:
+                out.append(pid)
     return out
 
 
 def reap_orphans() -> int:
     """Kill every orphan (and its process group); returns how many were found."""
+    prune_reservations()
     found = orphans()
     for pid in found:
         for kill in (lambda p: os.killpg(os.getpgid(p), signal.SIGKILL),

@@ -9,15 +9,20 @@ SIGTERM via the handler in `process`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from .ports import LOOPBACK, PortTimeout, ProcessExited, port_in_use, wait_for_port
 from .process import DEFAULT_GRACE_S, Launch, Spawned, spawn, tail_file
+from .sandbox import Sandbox, SandboxPolicy, writable_folders
+
+CANNOT_RUN = "repogenesis sandbox: cannot run "
 
 
 class ServiceError(Exception):
@@ -50,6 +55,8 @@ class RunningService:
         """Last `n` non-empty lines of the service's output."""
         return tail_file(self.log_path, n)
 
+    sandbox: Sandbox | None = None
+
     def alive(self) -> bool:
         return self._spawned.proc.poll() is None
 
@@ -81,9 +88,16 @@ def start_service(
     log_path: Path | None = None,
     extra_env: Mapping[str, str] | None = None,
     grace_s: float = DEFAULT_GRACE_S,
+    sandbox: Sandbox | None = None,
+    policy: SandboxPolicy | None = None,
 ) -> Iterator[RunningService]:
     """Run `oracle_dir/start.sh` with PORT set and `env_bin` first on PATH; yield once it answers.
 
+    The service runs sandboxed (see `sandbox`) with `policy`'s limits (default: the
+    sandbox's): in `sandbox` if given (tests run with `run_pytest(..., sandbox=sandbox)` then
+    share its loopback), else in a sandbox of its own that lives as long as the service.
+    Either way `base_url` also works from the pipeline. The oracle folder is writable only if
+    it lies under the system temp folder.
     `log_path` defaults to a temporary file removed on exit (pass one to keep the log).
     Raises ServiceError (one line) if start.sh is missing or not executable, the port is taken,
     the script exits before answering, or nothing answers by `startup_timeout_s`.
@@ -91,9 +105,8 @@ def start_service(
     oracle_dir = oracle_dir.resolve()
     script = oracle_dir / "start.sh"
     _check_script(script)
-    if port_in_use(port):
-        raise ServiceError(f"port {port} is in use: stop what holds it or change `port` "
-                           f"in task.toml", "port_in_use", oracle_dir.parent / "task.toml")
+    if port_in_use(port) or (sandbox is not None and sandbox.call(port_in_use, port)):
+        raise _port_taken(port, oracle_dir)
     own_log_dir = None
     if log_path is None:
         own_log_dir = Path(tempfile.mkdtemp(prefix="repogenesis-service-"))
@@ -101,27 +114,54 @@ def start_service(
     env = {**(extra_env or {}), "PORT": str(port)}
     launch = Launch(argv=[str(script)], cwd=oracle_dir, log_path=log_path, env=env,
                     path_prefix=[env_bin] if env_bin else ())
+    sb = sandbox or Sandbox.create(policy)
     try:
         try:
-            sp = spawn(launch)
+            sb.publish(port)
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            raise _port_taken(port, oracle_dir) from None
+        try:
+            sp = spawn(sb.prepare(launch, writable_folders(oracle_dir), policy))
         except OSError as exc:
             raise ServiceError(f"cannot run {script}: {exc.strerror}; check its first line "
                                f"(e.g. `#!/usr/bin/env bash`)", "cannot_run", script) from exc
+        wall = threading.Timer((policy or sb.policy).wall_s, sp.stop, kwargs={"grace_s": grace_s})
+        wall.daemon = True
+        wall.start()
         try:
-            _wait_ready(sp, script, port, startup_timeout_s)
+            _wait_ready(sp, script, port, startup_timeout_s, sb)
             yield RunningService(base_url=f"http://{LOOPBACK}:{port}", port=port, pid=sp.pid,
-                                 log_path=log_path, _spawned=sp)
+                                 log_path=log_path, _spawned=sp, sandbox=sb)
         finally:
+            wall.cancel()
             sp.stop(grace_s)
     finally:
+        if sandbox is None:
+            sb.close()
+        else:
+            sb.unpublish(port)
         if own_log_dir is not None:
             shutil.rmtree(own_log_dir, ignore_errors=True)
 
 
-def _wait_ready(sp: Spawned, script: Path, port: int, timeout_s: float) -> None:
+def _port_taken(port: int, oracle_dir: Path) -> ServiceError:
+    return ServiceError(f"port {port} is in use: stop what holds it or change `port` "
+                        f"in task.toml", "port_in_use", oracle_dir.parent / "task.toml")
+
+
+def _wait_ready(sp: Spawned, script: Path, port: int, timeout_s: float, sb: Sandbox) -> None:
     try:
-        wait_for_port(LOOPBACK, port, timeout_s, proc=sp.proc)
+        # From inside the sandbox's network namespace: that is where the service listens.
+        sb.call(wait_for_port, LOOPBACK, port, timeout_s, proc=sp.proc)
     except ProcessExited as exc:
+        last = (tail_file(sp.log_path, 1) or [""])[0]
+        if last.startswith(CANNOT_RUN):  # the sandbox entry point could not exec start.sh
+            why = last[len(CANNOT_RUN):].split(": ", 1)[-1]
+            raise ServiceError(f"cannot run {script}: {why}; check its first line "
+                               f"(e.g. `#!/usr/bin/env bash`)", "cannot_run", script,
+                               exc.returncode) from None
         hint = ("it must keep the service in the foreground (use `exec`, no `&`)"
                 if exc.returncode == 0 else f"run `PORT={port} {script}` by hand to see why")
         raise ServiceError(

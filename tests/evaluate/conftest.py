@@ -35,8 +35,7 @@ def built(tmp_path_factory, eval_cache) -> dict[str, Path]:
     data = tmp_path_factory.mktemp("evaluate-data")
     for task_id in TASKS:
         shutil.copytree(RAW / task_id, data / "raw" / task_id)
-    env = {**os.environ, "REPOGENESIS_CACHE": str(eval_cache),
-           "REPOGENESIS_CACHE_DIR": str(eval_cache)}
+    env = {**os.environ, "REPOGENESIS_CACHE_DIR": str(eval_cache)}
     for key in [k for k in env if k.endswith("_API_KEY")]:
         del env[key]  # the offline provider: deterministic, no network
     argv = [sys.executable, "-m", "pipeline", "build", "--data", str(data)]

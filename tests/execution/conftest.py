@@ -14,4 +14,4 @@ sys.path.insert(0, str(Path(__file__).parent))
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path, monkeypatch):
     """Never touch the real ~/.cache/repogenesis from tests."""
-    monkeypatch.setenv("REPOGENESIS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("REPOGENESIS_CACHE_DIR", str(tmp_path / "cache"))

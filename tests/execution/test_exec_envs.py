@@ -41,9 +41,9 @@ def test_key_ignores_comments_and_blank_lines_but_not_content():
 
 
 def test_cache_root_from_environment(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPOGENESIS_CACHE", str(tmp_path / "c"))
+    monkeypatch.setenv("REPOGENESIS_CACHE_DIR", str(tmp_path / "c"))
     assert cache_root() == tmp_path / "c"
-    monkeypatch.delenv("REPOGENESIS_CACHE")
+    monkeypatch.delenv("REPOGENESIS_CACHE_DIR")
     assert cache_root() == Path.home() / ".cache" / "repogenesis"
 
 

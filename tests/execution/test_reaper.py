@@ -50,3 +50,58 @@ def test_orphans_of_a_killed_pipeline_are_reaped(tmp_path: Path) -> None:
     while alive(child) or alive(grandchild):
         assert time.monotonic() < deadline, "orphans survived the reaper"
         time.sleep(0.05)
+
+
+SANDBOXED_PARENT = textwrap.dedent("""\
+    import sys, time
+    from pathlib import Path
+    from pipeline.execution import start_service
+    from pipeline.execution.ports import free_port
+    oracle = Path(sys.argv[1])
+    with start_service(oracle, free_port(), Path(sys.executable).parent, 20) as svc:
+        (oracle / "service.pid").write_text(str(svc.pid))
+        time.sleep(300)
+    """)
+# The detached child also clears its environment: no owner marker left to find it by.
+DETACHING_START = ("#!/bin/sh\n"
+                   "setsid sh -c 'echo $$ > detached.pid; exec env -i sleep 300' &\n"
+                   "exec python3 server.py\n")
+
+
+def test_sandboxed_orphans_are_reaped_even_without_the_marker(tmp_path: Path) -> None:
+    from exec_helpers import make_oracle, wait_file
+
+    from pipeline.execution.sandbox import sandbox_mode
+    from pipeline.execution.uids import sandbox_uid_of
+
+    oracle = make_oracle(tmp_path / "task", DETACHING_START)
+    parent = subprocess.Popen([sys.executable, "-c", SANDBOXED_PARENT, str(oracle)],
+                              start_new_session=True)
+    try:
+        service = int(wait_file(oracle / "service.pid", 30))
+        detached = int(wait_file(oracle / "detached.pid", 30))
+    finally:
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+    assert alive(service) and alive(detached)
+    if sandbox_mode()[0] == "isolated":
+        assert sandbox_uid_of(detached) is not None
+        assert b"REPOGENESIS_OWNER" not in Path(f"/proc/{detached}/environ").read_bytes()
+    netns = os.readlink(f"/proc/{service}/ns/net")
+    assert {service, detached} <= set(orphans())
+    reap_orphans()
+    deadline = time.monotonic() + 10
+    while alive(service) or alive(detached):
+        assert time.monotonic() < deadline, "orphans survived the reaper"
+        time.sleep(0.05)
+    assert orphans() == []
+    # nothing is left in the service's network namespace either
+    left = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.readlink(entry / "ns/net") == netns and alive(int(entry.name)):
+                    left.append(int(entry.name))
+            except OSError:
+                continue
+    assert left == [] or netns == os.readlink("/proc/self/ns/net")
