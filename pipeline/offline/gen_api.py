@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_code import (
+    Case,
+    Writer,
+    add_payload,
+    literal,
+    payload_lines,
+    status_assert,
+)
 from pipeline.offline.gen_common import (
     VERBS,
     action_name,
@@ -153,10 +160,7 @@ def action(w: Writer, ep: Endpoint) -> Case | None:
     bindings = bind(case, w, ep)
     if bindings is None:
         return None
-    extra = ""
-    if payload is not None:
-        case.add(*payload_lines("body_sent", payload))
-        extra = "json=body_sent"
+    extra = add_payload(case, "body_sent", payload)
     if 300 <= code < 400:
         extra = "allow_redirects=False"
     case.add(w.call(case, "result", ep, bindings, extra), status_assert("result", ep))

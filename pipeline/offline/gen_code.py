@@ -47,6 +47,14 @@ def payload_lines(var: str, payload: dict, unique_keys: bool = True) -> list[str
     return [f"{var} = {{", *[f"{INDENT}{p}," for p in parts], "}"]
 
 
+def add_payload(case: Any, var: str, payload: dict | None) -> str:
+    """Bind `payload` to `var` in the case; the keyword argument that sends it (or "")."""
+    if payload is None:
+        return ""
+    case.add(*payload_lines(var, payload))
+    return f"json={var}"
+
+
 def set_assert(keys: list[str], right: str, prefix: str = "assert ") -> list[str]:
     """`assert {keys} <= right`, wrapped over lines when long."""
     items = [literal(k) for k in keys]

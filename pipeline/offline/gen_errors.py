@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_code import (
+    Case,
+    Writer,
+    add_payload,
+    literal,
+    payload_lines,
+    status_assert,
+)
 from pipeline.offline.gen_common import (
     VERBS,
     action_name,
@@ -132,10 +139,7 @@ def mutate_unknown(w: Writer, ep: Endpoint) -> Case | None:
     case = Case(name, "error_handling")
     lines, bindings = unknown_url(w, ep)
     case.add(*lines)
-    extra = ""
-    if payload:
-        case.add(*payload_lines("payload", payload))
-        extra = "json=payload"
+    extra = add_payload(case, "payload", payload or None)
     case.add(w.call(case, "response", ep, bindings, extra),
              "assert response.status_code == 404, response.text",
              *w.errors("response", 404))
@@ -156,10 +160,7 @@ def repeat_conflict(w: Writer, ep: Endpoint) -> Case | None:
     bindings = bind(case, w, ep)
     if bindings is None:
         return None
-    extra = ""
-    if payload is not None:
-        case.add(*payload_lines("body_sent", payload))
-        extra = "json=body_sent"
+    extra = add_payload(case, "body_sent", payload)
     case.add(w.call(case, "first", ep, bindings, extra), status_assert("first", ep),
              w.call(case, "second", ep, bindings, extra),
              "assert second.status_code == 409, second.text",
@@ -191,10 +192,7 @@ def missing_token(w: Writer, ep: Endpoint) -> Case | None:
     case = Case(name, "error_handling")
     case.add(*lines)
     payload = payload_of(ep)
-    extra = ""
-    if payload is not None:
-        case.add(*payload_lines("payload", payload))
-        extra = "json=payload"
+    extra = add_payload(case, "payload", payload)
     case.add(w.call(case, "response", ep, bindings, extra, auth=False),
              "assert response.status_code == 401, response.text",
              *w.errors("response", 401))

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from pipeline.offline.gen_api import emit_update
-from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_code import (
+    Case,
+    Writer,
+    add_payload,
+    literal,
+    payload_lines,
+    status_assert,
+)
 from pipeline.offline.gen_common import action_name, bind, body_checks, records_expr
 from pipeline.offline.gen_model import (
     SEARCH_PARAMS,
@@ -111,10 +118,7 @@ def action_pair(w: Writer, post: Endpoint, delete: Endpoint) -> Case | None:
     bindings = bind(case, w, post)
     if bindings is None:
         return None
-    extra = ""
-    if payload is not None:
-        case.add(*payload_lines("body_sent", payload))
-        extra = "json=body_sent"
+    extra = add_payload(case, "body_sent", payload)
     case.add(w.call(case, "started", post, bindings, extra), status_assert("started", post),
              w.call(case, "ended", delete, bindings), status_assert("ended", delete))
     case.add(*body_checks("ended", delete, "ended_body"))
