@@ -25,7 +25,9 @@ from pipeline.offline.generate import generate_cases
 from pipeline.spec import load_spec
 
 ROOT = Path(__file__).resolve().parents[2]
-TASKS = ("todo-tasks", "secure-notes", "inventory-java")
+ALL_TASKS = tuple(sorted(p.name for p in (ROOT / "data" / "raw").iterdir()
+                         if (p / "task.toml").is_file()))
+TASKS = ("todo-tasks", "secure-notes", "inventory-java")  # the fault and batch runs
 pytestmark = pytest.mark.slow
 
 
@@ -45,7 +47,7 @@ class Models:
 
     def __init__(self) -> None:
         self.cases: dict[tuple[str, str], list[Any]] = {}
-        for task in TASKS:
+        for task in ALL_TASKS:
             spec = load_spec(ROOT / "data" / "raw" / task / "README.md")
             for case in generate_cases(task, spec):
                 key = (case.endpoints[0] if case.endpoints else "", case.category)
@@ -75,9 +77,9 @@ def models() -> Models:
     return Models()
 
 
-def make_data(tmp: Path) -> Path:
+def make_data(tmp: Path, tasks: tuple[str, ...] = TASKS) -> Path:
     data = tmp / "data"
-    for task in TASKS:
+    for task in tasks:
         shutil.copytree(ROOT / "data" / "raw" / task, data / "raw" / task)
     return data
 
@@ -109,7 +111,7 @@ def assert_no_key_anywhere(data: Path, fake: FakeProviderServer, *texts: str) ->
 
 
 def test_llm_build_is_valid_cached_and_keyless(tmp_path: Path, models: Models) -> None:
-    data = make_data(tmp_path)
+    data = make_data(tmp_path, ALL_TASKS)  # the whole bundled corpus
     with FakeProviderServer(responder=models) as fake:
         first = run_build(data, fake)
         assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
@@ -124,7 +126,7 @@ def test_llm_build_is_valid_cached_and_keyless(tmp_path: Path, models: Models) -
                           " USING (case_id, round) GROUP BY 1, 2 HAVING COUNT(r.reviewer) != 3")
         assert missing == []
         written = list(data.glob("*/*/task.json"))
-        assert len(written) == len(TASKS)
+        assert len(written) == len(ALL_TASKS)
         assert json.loads(written[0].read_text())["offline"] is False
 
         before = len(fake.requests)
