@@ -199,9 +199,10 @@ def run_mutation(
         shutil.rmtree(base, ignore_errors=True)
         passed = [t.nodeid for t in baseline.tests if t.outcome == "passed"]
         # A mutant that never answers or hangs costs a timeout: allow a generous multiple of
-        # what the oracle took, not the full allowance.
-        startup = min(startup_timeout_s, 4 * ready_s + 5)
-        limit = min(test_timeout_s, max(30.0, 3 * baseline.duration_s + 20))
+        # what the oracle took, not the full allowance. Generous, because a limit that a
+        # loaded machine can hit turns kills into "not run" and makes scores vary by load.
+        startup = min(startup_timeout_s, max(15.0, 5 * ready_s + 10))
+        limit = min(test_timeout_s, max(60.0, 5 * baseline.duration_s + 30))
         settings = Settings(language, env_bin, suite, startup, limit)
         results = run_mutants(chosen, oracle_dir, settings, root, jobs, progress) \
             if passed else {}
