@@ -16,7 +16,7 @@ from pathlib import Path
 from pipeline.backend import Backend, OfflineBackend
 from pipeline.execution import EnvError, ServiceError, ensure_task_env
 from pipeline.offline.generate import conftest_source, module_source
-from pipeline.records import Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
+from pipeline.records import TASK_ID_RE, Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
 from pipeline.rubric import Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
 from pipeline.stages.difficulty import task_difficulty
@@ -117,13 +117,7 @@ def prepare(task_dirs: list[Path], store: Store, report: Report) -> list[Prepare
 
 
 def _storable_id(name: str) -> bool:
-    try:
-        from pipeline.tasks import check_task_id
-
-        check_task_id(name)
-        return True
-    except TaskError:
-        return False
+    return TASK_ID_RE.match(name) is not None
 
 
 def resolve_splits(prepared: list[Prepared], seed: str, share: float) -> dict[str, str]:
@@ -158,8 +152,8 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     row = store.get_task(task.id)
     if row is not None and row.input_hash == digest and row.state == "done":
         return TaskResult(task.id, "reused", split)
-    if row is None or row.input_hash != digest:
-        store.reset_task(task.id) if row is not None else None
+    if row is not None and row.input_hash != digest:
+        store.reset_task(task.id)  # inputs changed: derived work goes, AC decisions stay
     store.upsert_task(task.id, input_hash=digest, split=split, state="running", error=None,
                       spec=item.spec, difficulty=item.difficulty)
     try:

@@ -92,11 +92,9 @@ def test_accepted_tests_pass_when_run_by_hand_against_their_oracles(built: Path)
 
 def test_second_build_does_no_work(built: Path) -> None:
     before = outputs_digest(built)
-    started = time.monotonic()
     proc = cli(built, "build")
     assert proc.returncode == 0, proc.stderr
     assert "round" not in proc.stdout  # no task ran a round
-    assert time.monotonic() - started < 30
     assert outputs_digest(built) == before
 
 
