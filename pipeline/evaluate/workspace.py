@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.execution import scratch_prefix
+
 START_SCRIPTS = ("start.sh", "scripts/start.sh", "bin/start.sh")
 #: Never copied: version control and caches that only cost time.
 SKIPPED = (".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache")
@@ -63,7 +65,7 @@ def _make_executable(path: Path) -> None:
 @contextlib.contextmanager
 def workspace(candidate: Path, script: str) -> Iterator[Workspace]:
     """Copy `candidate` into a temporary folder, prepare its start script, remove it on exit."""
-    root = Path(tempfile.mkdtemp(prefix="repogenesis-eval-"))
+    root = Path(tempfile.mkdtemp(prefix=scratch_prefix("eval")))
     try:
         repo = root / "repo"
         try:

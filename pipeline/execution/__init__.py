@@ -22,6 +22,7 @@ from .process import (
     kill_all,
     kill_group,
     live_groups,
+    scratch_prefix,
     scrubbed_env,
     spawn,
     spawned,
@@ -35,6 +36,6 @@ __all__ = [
     "Sandbox", "SandboxPolicy", "ServiceError", "Spawned", "TaskEnv", "Terminated",
     "TestOutcome", "TestRun", "cache_root", "ensure_env", "ensure_task_env", "env_key",
     "free_port", "group_members", "install_signal_handlers", "kill_all", "kill_group",
-    "live_groups", "port_in_use", "run_pytest", "sandbox_mode", "scrubbed_env", "spawn",
-    "spawned", "start_service", "wait_for_port",
+    "live_groups", "port_in_use", "run_pytest", "sandbox_mode", "scratch_prefix",
+    "scrubbed_env", "spawn", "spawned", "start_service", "wait_for_port",
 ]

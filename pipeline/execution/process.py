@@ -61,6 +61,12 @@ def owner_marker() -> str:
     return f"{os.getpid()}:{_proc_start_ticks(os.getpid())}"
 
 
+def scratch_prefix(kind: str) -> str:
+    """Prefix of a temporary folder this pipeline makes: `repogenesis-<kind>-<pid>_<start>-`.
+    It names the owner, so the reaper can remove what a killed pipeline left behind."""
+    return f"repogenesis-{kind}-{owner_marker().replace(':', '_')}-"
+
+
 def _proc_start_ticks(pid: int) -> str:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -244,7 +250,7 @@ def spawn(launch: Launch) -> Spawned:
     The group is registered before this returns, so it is killed on any later exit path.
     """
     install_signal_handlers()
-    scratch = Path(tempfile.mkdtemp(prefix="repogenesis-run-"))
+    scratch = Path(tempfile.mkdtemp(prefix=scratch_prefix("run")))
     home, tmp = scratch / "home", scratch / "tmp"
     home.mkdir()
     tmp.mkdir()

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from .process import Launch, spawned, tail_file
+from .process import Launch, scratch_prefix, spawned, tail_file
 from .sandbox import Sandbox, SandboxPolicy, published, writable_folders
 
 Outcome = Literal["passed", "failed", "error", "skipped"]
@@ -125,7 +125,7 @@ def run_pytest(
     if not target.exists():
         raise FileNotFoundError(f"no tests at {target}")
     root = target if target.is_dir() else target.parent
-    work = Path(tempfile.mkdtemp(prefix="repogenesis-pytest-"))
+    work = Path(tempfile.mkdtemp(prefix=scratch_prefix("pytest")))
     try:
         (work / "_repogenesis_progress.py").write_text(_PLUGIN, encoding="utf-8")
         (work / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")

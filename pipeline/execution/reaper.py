@@ -5,14 +5,18 @@ environment (children inherit it, detached ones included). When that owner is go
 pid now belongs to another process), nobody will ever stop the process: we do. Sandboxed
 processes are also known by their uid (see `uids`): one whose uid's lease is no longer held
 is an orphan even if it cleared its environment. Their network namespaces need no cleanup:
-a namespace disappears with the last process (or fd) in it.
+a namespace disappears with the last process (or fd) in it. Temporary folders are named
+after their owner (`process.scratch_prefix`), so the ones a killed pipeline left are removed.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
 import signal
+import tempfile
 from pathlib import Path
 
 from .ports import prune_reservations
@@ -20,6 +24,7 @@ from .process import OWNER_VAR, _proc_start_ticks
 from .uids import sandbox_uid_of, slot_is_leased
 
 _NEEDLE = f"{OWNER_VAR}=".encode()
+_SCRATCH = re.compile(r"^repogenesis-[a-z]+-(\d+)_(\d+)-")
 
 
 def _owner_of(pid: int) -> str | None:
@@ -64,8 +69,21 @@ def orphans() -> list[int]:
     return out
 
 
+def stale_scratch(root: Path | None = None) -> list[Path]:
+    """Temporary folders whose owning pipeline is gone."""
+    root = Path(root or tempfile.gettempdir())
+    out = []
+    with contextlib.suppress(OSError):
+        for entry in sorted(root.iterdir()):
+            match = _SCRATCH.match(entry.name)
+            if match and entry.is_dir() and not _owner_alive(f"{match[1]}:{match[2]}"):
+                out.append(entry)
+    return out
+
+
 def reap_orphans() -> int:
-    """Kill every orphan (and its process group); returns how many were found."""
+    """Kill every orphan (and its process group) and remove the temporary folders of dead
+    pipelines; returns how many processes were found."""
     prune_reservations()
     found = orphans()
     for pid in found:
@@ -73,4 +91,6 @@ def reap_orphans() -> int:
                      lambda p: os.kill(p, signal.SIGKILL)):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 kill(pid)
+    for folder in stale_scratch():
+        shutil.rmtree(folder, ignore_errors=True)
     return len(found)

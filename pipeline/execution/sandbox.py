@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from . import netns
-from .process import Launch
+from .process import Launch, scratch_prefix
 from .uids import UidLease
 
 T = TypeVar("T")
@@ -116,7 +116,7 @@ def _probe() -> tuple[str, str]:
         fd = netns.new_netns()
     except OSError as exc:
         return "limits", f"cannot create a network namespace ({exc})"
-    scratch = Path(tempfile.mkdtemp(prefix="repogenesis-probe-"))
+    scratch = Path(tempfile.mkdtemp(prefix=scratch_prefix("probe")))
     try:
         cfg = {"uid": os.getpid() % 4096 + 1_499_000_000, "netns_fd": fd,
                "writable": [str(scratch)], "needed": [os.path.realpath("/bin/true")]}

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .ports import LOOPBACK, PortTimeout, ProcessExited, port_in_use, wait_for_port
-from .process import DEFAULT_GRACE_S, Launch, Spawned, spawn, tail_file
+from .process import DEFAULT_GRACE_S, Launch, Spawned, scratch_prefix, spawn, tail_file
 from .sandbox import Sandbox, SandboxPolicy, writable_folders
 
 CANNOT_RUN = "repogenesis sandbox: cannot run "
@@ -109,7 +109,7 @@ def start_service(
         raise _port_taken(port, oracle_dir)
     own_log_dir = None
     if log_path is None:
-        own_log_dir = Path(tempfile.mkdtemp(prefix="repogenesis-service-"))
+        own_log_dir = Path(tempfile.mkdtemp(prefix=scratch_prefix("service")))
         log_path = own_log_dir / "service.log"
     env = {**(extra_env or {}), "PORT": str(port)}
     launch = Launch(argv=[str(script)], cwd=oracle_dir, log_path=log_path, env=env,

@@ -7,6 +7,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.execution import scratch_prefix
 from pipeline.offline.generate import conftest_source, generate_cases, module_source
 from pipeline.records import TestCase
 from pipeline.spec import load_spec
@@ -54,7 +55,7 @@ def run_generated(task_dir: Path, runs: int = 2, cache_dir: Path | None = None,
     result = GeneratedRun(task.id, cases)
     if not cases:
         return result
-    work = Path(tempfile.mkdtemp(prefix="repogenesis-offline-"))
+    work = Path(tempfile.mkdtemp(prefix=scratch_prefix("offline")))
     try:
         tests = work / "tests"
         tests.mkdir()

@@ -1,14 +1,17 @@
 """A pipeline killed with SIGKILL leaves its services behind; the next one ends them."""
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
 
-from pipeline.execution.reaper import orphans, reap_orphans
+from pipeline.execution.process import scratch_prefix
+from pipeline.execution.reaper import orphans, reap_orphans, stale_scratch
 
 PARENT = textwrap.dedent("""\
     import sys, time
@@ -41,11 +44,19 @@ def test_orphans_of_a_killed_pipeline_are_reaped(tmp_path: Path) -> None:
     child = int((tmp_path / "child").read_text())
     grandchild = int((tmp_path / "gc").read_text())
     assert child not in orphans()  # its owner is alive: not ours to kill
+    left = [p for p in Path(tempfile.gettempdir()).glob(f"repogenesis-run-{parent.pid}_*")]
+    assert len(left) == 1 and left[0] not in stale_scratch()  # the child's HOME and TMPDIR
     os.kill(parent.pid, signal.SIGKILL)
     parent.wait()
     assert alive(child) and alive(grandchild)
     assert {child, grandchild} <= set(orphans())
-    assert reap_orphans() >= 2
+    assert left[0] in stale_scratch()
+    mine = Path(tempfile.mkdtemp(prefix=scratch_prefix("run")))  # a live owner's: kept
+    try:
+        assert reap_orphans() >= 2
+        assert not left[0].exists() and mine.is_dir()
+    finally:
+        shutil.rmtree(mine, ignore_errors=True)
     deadline = time.monotonic() + 10
     while alive(child) or alive(grandchild):
         assert time.monotonic() < deadline, "orphans survived the reaper"
