@@ -11,6 +11,9 @@ The order of the checks is the life cycle of DESIGN.md, and it matters:
 4. consistent and mean >= `accept_mean` → accepted; below → refine, and discarded as
    `low_quality` once the round budget is spent.
 
+A refine that hands back the very same test would only repeat its round, so such a case is
+discarded at once (`unchanged_refine`), with the reason it was sent to refine.
+
 Rounds count from 0 (the generated version); `round >= max_rounds` means no refine is left.
 `split` is the split actually assigned: an `auto` task is routed as whatever it resolved to.
 """
@@ -82,6 +85,16 @@ def route_case(
         return decide("discarded", f"{why}; no refine left (round {round} of {max_rounds})",
                       "low_quality")
     return decide("refine", why)
+
+
+def unchanged_refine(decision: RouteDecision, evidence: Evidence | None) -> RouteDecision:
+    """The route of a case whose refine changed nothing: discarded now, not refined again."""
+    failed = _oracle_failure(evidence) is not None
+    return decision.model_copy(update={
+        "route": "discarded",
+        "reason": f"{decision.reason}; the refiner could not change the test",
+        "discard_reason": "fails_on_oracle" if failed else "low_quality",
+    })
 
 
 def _case_id(reviews: Sequence[Review]) -> str:

@@ -182,3 +182,18 @@ def test_a_retried_reviewer_counts_once() -> None:
 def test_reviews_of_another_round_are_refused() -> None:
     with pytest.raises(ValueError):
         route_case(passed(1), reviews(7, 7, 7, round=0), 1, "verified")
+
+
+def test_a_refine_that_changes_nothing_is_discarded_at_once() -> None:
+    from pipeline.stages.routing import unchanged_refine
+
+    low = route((6, 4, 4), round=1)
+    assert low.route == "refine"
+    stalled = unchanged_refine(low, passed(1))
+    assert (stalled.route, stalled.discard_reason) == ("discarded", "low_quality")
+    assert stalled.reason.startswith(low.reason) and "could not change" in stalled.reason
+    assert (stalled.round, stalled.mean) == (low.round, low.mean)
+    failing = Evidence(case_id=CASE, round=0, runs=[RunResult(outcome="failed")] * 2)
+    broken = route((9, 9, 9), evidence=failing)
+    assert broken.route == "refine"
+    assert unchanged_refine(broken, failing).discard_reason == "fails_on_oracle"
