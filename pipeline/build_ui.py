@@ -97,9 +97,11 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
 
 
 class _Bars:
-    """One bar per stage (tasks; cases executed on the oracle; cases reviewed and routed)."""
+    """One bar per stage (tasks; cases executed on the oracle, then against its mutants; cases
+    reviewed and routed)."""
 
-    LABELS = {"tasks": "tasks", "execute": "execute on oracle", "review": "review + route"}
+    LABELS = {"tasks": "tasks", "execute": "execute on oracle", "mutate": "mutants (cases)",
+              "review": "review + route"}
 
     def __init__(self, console: Console) -> None:
         self.progress = Progress(

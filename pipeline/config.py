@@ -30,7 +30,7 @@ class Settings(BaseSettings):
     startup_timeout_s: float = Field(90.0, gt=0, description="Deadline for an oracle to answer.")
     test_timeout_s: float = Field(300.0, gt=0, description="Wall limit for one pytest run.")
     case_timeout_s: float = Field(30.0, gt=0, description="Limit for one test case.")
-    mutation_cap: int = Field(16, ge=0, description="Mutants per task (0: no mutation stage).")
+    mutation_cap: int = Field(16, ge=0, description="Mutants per task (0: no mutant runs).")
     mutation_jobs: int | None = Field(None, ge=1, description="Mutants run at once (cores).")
     max_rounds: int = Field(5, ge=0, le=20, description="Refine rounds before a discard.")
     oracle_runs: int = Field(2, ge=1, le=10, description="Runs on fresh oracles per round.")

@@ -170,6 +170,25 @@ class RunResult(BaseModel):
     duration_s: float = 0.0
 
 
+class MutationEvidence(BaseModel):
+    """What running a passing case against the task's mutants of the oracle showed.
+
+    The round's passing cases run together, in file order, against a fresh service per mutant
+    of the task's fixed mutant set (same cap and seed every round); a case kills a mutant when
+    it fails there while it passed on the unmutated oracle in the same kind of run.
+    """
+
+    valid: int = Field(ge=0)  # mutants whose service started and ran the suite
+    killed: list[str] = Field(default_factory=list)  # mutant ids ("file:line:operator:n")
+    excluded: str | None = None  # why the case got no kill credit (e.g. failed on the oracle)
+
+    @property
+    def score(self) -> float | None:
+        if self.excluded is not None or not self.valid:
+            return None
+        return round(len(self.killed) / self.valid, 4)
+
+
 class Evidence(BaseModel):
     """What running a test case on the oracle showed, shown to every reviewer."""
 
@@ -177,6 +196,7 @@ class Evidence(BaseModel):
     round: int
     runs: list[RunResult]
     requests: list[str] = Field(default_factory=list)  # "METHOD /path" the test sent
+    mutation: MutationEvidence | None = None  # None: not run (mutation off, or not passing)
 
     @property
     def passed(self) -> bool:

@@ -268,6 +268,7 @@ class Store:
         with self.transaction() as conn:
             conn.execute("DELETE FROM test_cases WHERE task_id = ?", (task_id,))  # cascades
             conn.execute("DELETE FROM stage_markers WHERE task_id = ?", (task_id,))
+            conn.execute("DELETE FROM mutation_rounds WHERE task_id = ?", (task_id,))
             conn.execute(
                 "UPDATE tasks SET input_hash = NULL, state = 'pending', error = NULL, "
                 "spec = NULL, difficulty = NULL, updated_at = ? WHERE id = ?",
@@ -310,9 +311,11 @@ class Store:
 
     def save_evidence(self, evidence: Evidence) -> None:
         runs = json.dumps([r.model_dump(mode="json") for r in evidence.runs])
+        mutation = evidence.mutation.model_dump_json() if evidence.mutation else None
         with self.transaction() as conn:
             _upsert(conn, "evidence", {"case_id": evidence.case_id, "round": evidence.round,
-                                       "runs": runs, "requests": json.dumps(evidence.requests)},
+                                       "runs": runs, "requests": json.dumps(evidence.requests),
+                                       "mutation": mutation},
                     ("case_id", "round"))
 
     def evidence_for(self, case_id: str, round: int) -> Evidence | None:
@@ -323,7 +326,8 @@ class Store:
             return None
         r = rows[0]
         return Evidence(case_id=r["case_id"], round=r["round"], runs=json.loads(r["runs"]),
-                        requests=json.loads(r["requests"]))
+                        requests=json.loads(r["requests"]),
+                        mutation=json.loads(r["mutation"]) if r["mutation"] else None)
 
     def save_review(self, review: Review) -> None:
         scores = review.scores.model_dump_json() if review.scores is not None else None

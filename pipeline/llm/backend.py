@@ -150,10 +150,26 @@ def evidence_text(evidence: Evidence | None, spec: Spec | None = None) -> str:
              f"{'stable' if evidence.stable else 'UNSTABLE (outcomes differ)'}.",
              f"Requests it sent (documented ones as their path template): "
              f"{', '.join(sent) or 'none recorded'}."]
+    lines += mutation_lines(evidence)
     failure = failure_output(evidence)
     if failure:
         lines += ["Failure output of the first failing run:", "```", failure, "```"]
     return "\n".join(lines)
+
+
+def mutation_lines(evidence: Evidence) -> list[str]:
+    """Real mutant kills: faults planted in the oracle ("file:line:operator:n") the test
+    failed on while it passed on the unmutated oracle."""
+    m = evidence.mutation
+    if m is None:
+        return []
+    head = "Mutants of the oracle (faults planted in the reference implementation): "
+    if m.excluded is not None:
+        return [head + f"no kill credit ({m.excluded})."]
+    if not m.valid:
+        return [head + "none of them started, so there is no kill evidence."]
+    killed = ", ".join(m.killed) if m.killed else "none"
+    return [head + f"it fails on {len(m.killed)} of the {m.valid} that ran: {killed}."]
 
 
 def failure_output(evidence: Evidence | None) -> str:

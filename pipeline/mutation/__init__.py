@@ -24,13 +24,13 @@ from .runner import mutation_report, run_mutation
 from .scores import (
     MutantResult,
     case_map_from_task_json,
+    merge_rounds,
     mutation_scores,
-    suite_score,
 )
 from .select import DEFAULT_CAP, select_mutants
 
 __all__ = [
     "DEFAULT_CAP", "OPERATORS", "Mutant", "MutantResult", "case_map_from_task_json",
-    "java_mutants", "mutation_report", "mutation_scores", "oracle_mutants", "python_mutants",
-    "run_mutation", "select_mutants", "suite_score",
+    "java_mutants", "merge_rounds", "mutation_report", "mutation_scores", "oracle_mutants",
+    "python_mutants", "run_mutation", "select_mutants",
 ]

@@ -25,7 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.execution import ServiceError, TestRun, ensure_task_env, run_pytest, start_service
+from pipeline.execution import (
+    ServiceError,
+    TestRun,
+    ensure_task_env,
+    run_pytest,
+    scratch_prefix,
+    start_service,
+)
 from pipeline.execution.ports import free_port
 from pipeline.tasks import load_task
 
@@ -188,7 +195,7 @@ def run_mutation(
     candidates = oracle_mutants(read_oracle_sources(oracle_dir, language), language)
     chosen = select_mutants(candidates, cap, seed)
     jobs = jobs or os.cpu_count() or 1
-    with tempfile.TemporaryDirectory(prefix="repogenesis-mutation-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("mutants")) as tmp:
         root = Path(tmp)
         suite = root / "suite"
         shutil.copytree(suite_dir, suite, ignore=_COPY_IGNORE)

@@ -13,6 +13,7 @@ passed on the unmutated oracle; tests that did not pass on the oracle get no kil
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -119,10 +120,63 @@ def mutation_scores(
     }
 
 
-def suite_score(report: Mapping[str, Any], case_ids: Iterable[str]) -> float | None:
-    """Score of a subset of the suite (e.g. the accepted cases): valid mutants any of
-    `case_ids` kills / valid mutants, from a `mutation_scores` report."""
-    wanted = set(case_ids)
-    killed = sum(1 for m in report["mutants_detail"]
-                 if m["status"] in ("killed", "survived") and wanted & set(m["killed_by"]))
-    return _ratio(killed, int(report["valid"]))
+def merge_rounds(
+    round_reports: Sequence[Mapping[str, Any]],
+    kills: Mapping[str, Sequence[str] | None],
+) -> dict[str, Any] | None:
+    """The suite's report from per-round runs: what the given cases (the accepted suite) kill.
+
+    `round_reports`: the `mutation_scores`-shaped reports of each round's run against the
+    task's fixed mutant set (only mutant statuses and the set's description are used);
+    `kills`: case id -> mutant ids it killed in its own round (None: no kill credit, e.g. it
+    failed on the oracle in that run). A mutant is valid when it ran in any round; the suite
+    kills a mutant when any of the cases does. None when no round ran.
+    """
+    if not round_reports:
+        return None
+    first = round_reports[0]
+    status: dict[str, str] = {}
+    summary: dict[str, dict[str, Any]] = {}
+    for report in round_reports:
+        for entry in report["mutants_detail"]:
+            mid = entry["id"]
+            summary.setdefault(mid, {k: v for k, v in entry.items()
+                                     if k not in ("status", "killed_by", "detail")})
+            ran = entry["status"] in ("killed", "survived")
+            if ran or mid not in status:
+                status[mid] = "ran" if ran else entry["status"]
+    valid = sum(1 for s in status.values() if s == "ran")
+    killers: dict[str, list[str]] = {mid: [] for mid in summary}
+    per_test: dict[str, dict[str, Any]] = {}
+    for case, killed in sorted(kills.items()):
+        if killed is None:
+            per_test[case] = {"killed": [], "score": None,
+                              "excluded": "no kill credit: not run against the mutants, or "
+                                          "did not pass on the unmutated oracle"}
+            continue
+        mine = sorted(m for m in set(killed) if status.get(m) == "ran")
+        for mid in mine:
+            killers[mid].append(case)
+        per_test[case] = {"killed": mine, "score": _ratio(len(mine), valid)}
+    detail = []
+    for mid, info in summary.items():
+        state = status[mid]
+        if state == "ran":
+            state = "killed" if killers[mid] else "survived"
+        detail.append(info | {"status": state, "killed_by": killers[mid] if state == "killed"
+                              else []})
+    killed_count = sum(1 for d in detail if d["status"] == "killed")
+    counts = Counter(status.values())
+    return {
+        "mutants": len(summary),
+        "valid": valid,
+        "killed": killed_count,
+        "survived": valid - killed_count,
+        "stillborn": counts["stillborn"],
+        "invalid": counts["invalid"],
+        "not_run": counts["not_run"],
+        "score": _ratio(killed_count, valid),
+        "per_test": per_test,
+        "mutants_detail": detail,
+        **{k: first[k] for k in ("candidates", "cap", "seed", "operators") if k in first},
+    }

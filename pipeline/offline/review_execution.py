@@ -2,8 +2,13 @@
 
 Evidence used: the runs (outcome of every run, stability across runs, run time), the requests
 the test sent ("METHOD /path") against the endpoints it claims, and -- to tell what a pass
-proves -- which faults in the responses its assertions would catch (a simulated response
-mutation: wrong status, missing field, wrong value, lost write), read from the code.
+proves -- the mutants of the oracle the test really killed (when the build ran them), next to
+which faults in the responses its assertions would catch (a simulated response mutation:
+wrong status, missing field, wrong value, lost write), read from the code. A real kill shows
+the test can fail and checks something (so it is never scored "cannot fail" or "checks
+nothing"); the levels above that stay with what the assertions check, as the rubric's anchors
+say. Killing none of the task's mutants changes no score: with a capped mutant set a good test
+may have no mutant on its path.
 """
 
 from __future__ import annotations
@@ -47,17 +52,20 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
     hit = [c for c in claimed if any(same_endpoint(c, s) for s in sent)]
     documented, undocumented = resolve(spec, sent)
     off_spec = bool(spec.endpoints) and bool(sent) and not documented
+    kills = _real_kills(evidence)
     scores = {
-        "correctness": min(_correctness(evidence, mutants, error_test), 1 if off_spec else 3),
-        "coverage": 0 if off_spec else _coverage(evidence, mutants, claimed, hit,
-                                                 error_body_documented(spec)),
+        "correctness": min(_with_kills(_correctness(evidence, mutants, error_test), kills,
+                                       evidence), 1 if off_spec else 3),
+        "coverage": 0 if off_spec else _coverage_with_kills(
+            _coverage(evidence, mutants, claimed, hit, error_body_documented(spec)), kills,
+            evidence, bool(claimed) and not hit),
         "readability": _readability(case, evidence, sent),
         "relevance": _relevance(case, spec, sent, claimed, hit, documented, undocumented),
     }
     sentences = [
         _runs_sentence(evidence),
         _requests_sentence(evidence, sent, claimed, hit, undocumented, bool(documented)),
-        _mutants_sentence(evidence, mutants),
+        _mutants_sentence(evidence, mutants) + _kills_clause(evidence),
     ]
     return make_review(case, REVIEWER, rubric, scores, sentences)
 
@@ -118,6 +126,30 @@ def _reads_back(sent: list[Target], facts: CodeFacts) -> bool:
 
 
 # --- scores -----------------------------------------------------------------------------------
+
+def _real_kills(evidence: Evidence) -> int | None:
+    """Mutants of the oracle the case killed; None when there is no such evidence."""
+    m = evidence.mutation
+    if m is None or m.excluded is not None or not m.valid:
+        return None
+    return len(m.killed)
+
+
+def _with_kills(score: int, kills: int | None, evidence: Evidence) -> int:
+    """A real kill shows a passing test can fail (the rubric's level 0 is "cannot fail"),
+    e.g. when its assertions sit in helpers the code reading cannot follow."""
+    if kills and evidence.passed:
+        return max(score, 1)
+    return score
+
+
+def _coverage_with_kills(score: int, kills: int | None, evidence: Evidence,
+                         missed_all: bool) -> int:
+    """A real kill shows the test checks something that matters (level 0 is "nothing")."""
+    if kills and evidence.passed and not missed_all:
+        return max(score, 1)
+    return score
+
 
 def _correctness(evidence: Evidence, mutants: list[Mutant], error_test: bool) -> int:
     if not evidence.passed:
@@ -224,6 +256,22 @@ def _mutants_sentence(evidence: Evidence, mutants: list[Mutant]) -> str:
     if len(evidence.requests) > MAX_REQUESTS:
         text += f" ({plural(len(evidence.requests), 'request')} is heavy)"
     return text
+
+
+def _kills_clause(evidence: Evidence) -> str:
+    """The real mutant kills, appended to the simulated-fault sentence (the rationale keeps
+    three sentences)."""
+    m = evidence.mutation
+    if m is None:
+        return ""
+    if m.excluded is not None:
+        return f"; no kill credit on the oracle's mutants ({m.excluded})"
+    if not m.valid:
+        return "; none of the oracle's mutants started, so no kill evidence"
+    if not m.killed:
+        return f"; it kills none of the {m.valid} mutants of the oracle that ran"
+    return (f"; it kills {len(m.killed)} of the {m.valid} mutants of the oracle "
+            f"({listing(m.killed, 3)})")
 
 
 def _last_line(output: str) -> str:

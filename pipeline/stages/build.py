@@ -22,7 +22,8 @@ from pipeline.spec import load_spec
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
 from pipeline.stages.existing import existing_cases, existing_conftest
-from pipeline.stages.routing import route_case
+from pipeline.stages.mutate import mutate_round
+from pipeline.stages.routing import route_case, unchanged_refine
 from pipeline.stages.split import assign_auto_splits
 from pipeline.store import Store
 from pipeline.tasks import RawTask, TaskError, discover_tasks, load_task
@@ -134,7 +135,7 @@ def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResul
     splits = resolve_splits(prepared, options.seed, options.verified_share)
     rubric = load_rubric()
     extra = (f"{code_fingerprint()}:{rubric_hash()}:{options.max_rounds}:{options.runs}:"
-             f"{options.backend.name}")
+             f"{options.backend.name}:mutants={options.mutation_cap}")
     results = []
     options.tick("tasks", 0, len(prepared))
     for item in prepared:
@@ -157,8 +158,7 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     store.upsert_task(task.id, input_hash=digest, split=split, state="running", error=None,
                       spec=item.spec, difficulty=item.difficulty)
     try:
-        counts = run_loop(task, item.spec, split, rubric, options, store, report)
-        run_mutation_stage(task, item.spec, digest, options, store, report)
+        counts = run_loop(task, item.spec, split, digest, rubric, options, store, report)
     except (ServiceError, EnvError) as exc:
         store.upsert_task(task.id, state="failed", error=str(exc))
         report(task.id, f"failed: {exc}")
@@ -176,8 +176,8 @@ def seed_cases(task: RawTask, spec: Spec, readme: str, backend: Backend, store: 
             store.save_case(case)
 
 
-def run_loop(task: RawTask, spec: Spec, split: str, rubric: Rubric, options: BuildOptions,
-             store: Store, report: Report) -> dict[str, int]:
+def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
+             options: BuildOptions, store: Store, report: Report) -> dict[str, int]:
     readme = task.readme.read_text(encoding="utf-8")
     seed_cases(task, spec, readme, options.backend, store)
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
@@ -200,6 +200,8 @@ def run_loop(task: RawTask, spec: Spec, split: str, rubric: Rubric, options: Bui
             for ev in evidence:
                 store.save_evidence(ev)
         options.tick("execute", len(to_run), 0)
+        mutate(task, pending, digest, conftest, human_conftest, env.bin if env else None,
+               options, store, report)
         prefetch(options.backend, "prefetch_reviews",
                  [(c, store.evidence_for(c.case_id, rnd)) for c in pending], spec, readme, rubric)
         decided = [review_and_route(c, spec, readme, split, rubric, options, store)
@@ -211,6 +213,8 @@ def run_loop(task: RawTask, spec: Spec, split: str, rubric: Rubric, options: Bui
             refined = None
             if decision.route == "refine":
                 refined = options.backend.refine(case, evidence, reviews, spec, readme)
+                if (refined.code, refined.prelude) == (case.code, case.prelude):
+                    decision, refined = unchanged_refine(decision, evidence), None
             save_outcome(case, reviews, decision, refined, store)
             options.tick("review", 1, 0)
     return _counts(store, task.id)
@@ -224,22 +228,25 @@ def prefetch(backend: Backend, method: str, items: list, *args: object) -> None:
         fn(items, *args)
 
 
-def run_mutation_stage(task: RawTask, spec: Spec, digest: str, options: BuildOptions,
-                       store: Store, report: Report) -> None:
-    from pipeline.stages.mutate import mutation_for_task
-    from pipeline.stages.publish import accepted_cases
+def mutate(task: RawTask, pending: list[TestCase], digest: str, conftest: str,
+           human_conftest: str | None, env_bin: Path | None, options: BuildOptions,
+           store: Store, report: Report) -> None:
+    """Mutant kills of the round's passing cases, stored with their evidence (see
+    `stages.mutate`)."""
 
-    accepted = [case for case, _ in accepted_cases(store, task.id)]
-    if options.mutation_cap <= 0 or not accepted:
+    todo = [(c, ev) for c in pending
+            if (ev := store.evidence_for(c.case_id, c.round)) is not None
+            and ev.passed and ev.mutation is None]
+    if options.mutation_cap <= 0 or not todo:
         return
-    env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
-    report(task.id, f"mutation: up to {options.mutation_cap} mutants")
-    mutation_for_task(
-        task, accepted, conftest_source(spec, task.config.port),
-        existing_conftest(task.tests_dir), module_source, store=store, input_hash=digest,
-        env_bin=env.bin if env else None, cap=options.mutation_cap, jobs=options.mutation_jobs,
+    report(task.id, f"mutants: {len(todo)} case(s) against up to {options.mutation_cap}")
+    options.tick("mutate", 0, len(todo))
+    mutate_round(
+        task, todo, conftest, human_conftest, module_source, store=store, input_hash=digest,
+        env_bin=env_bin, cap=options.mutation_cap, jobs=options.mutation_jobs,
         startup_timeout_s=options.startup_timeout_s, test_timeout_s=options.test_timeout_s,
     )
+    options.tick("mutate", len(todo), 0)
 
 
 def _routed(store: Store, case: TestCase) -> bool:

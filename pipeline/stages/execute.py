@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.execution import ServiceError, run_pytest, start_service
+from pipeline.execution import ServiceError, run_pytest, scratch_prefix, start_service
 from pipeline.execution.ports import free_port
 from pipeline.records import Evidence, RunResult, TestCase
 from pipeline.stages.split import case_file, existing_module_source
@@ -122,7 +122,7 @@ def execute_cases(
         return []
     results: dict[str, list[RunResult]] = {c.case_id: [] for c in cases}
     sent: dict[str, list[str]] = {c.case_id: [] for c in cases}
-    with tempfile.TemporaryDirectory(prefix="repogenesis-suite-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("suite")) as tmp:
         suite = Path(tmp)
         nodeids = write_suite(suite, cases, conftest, existing_conftest, module_source)
         for run_index in range(runs):

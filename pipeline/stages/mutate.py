@@ -1,57 +1,44 @@
-"""Mutation stage: what the accepted suite of a finished task can catch.
+"""Mutation evidence: each round's passing cases against the task's fixed mutant set.
 
-Runs once per task input (the report is stored under the task's input hash, so a resumed or
-repeated build reuses it) on the accepted cases, the same suite that ships in the split.
+Every round, the cases that passed the execution gate run together (the same files and order
+as the gate) against a fresh service per mutant of the oracle; the mutant set is the same every
+round (same sources, cap and seed), so kills add up across rounds. What each case killed is
+stored with its evidence before any reviewer sees it; the mutant statuses of each round are
+stored per task input, and the suite's report (for task.json) is their merge over the accepted
+cases (`suite_mutation`), so an Area Chair accept needs no rerun.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pipeline.mutation import mutation_report
-from pipeline.records import TestCase
+from pipeline.execution import scratch_prefix
+from pipeline.mutation import merge_rounds, mutation_report
+from pipeline.records import Evidence, MutationEvidence, TestCase
 from pipeline.stages.execute import write_suite
 from pipeline.store import Store
 from pipeline.tasks import RawTask
 
 # Timing-dependent parts of the runner's report stay out of stored (and published) output.
-VOLATILE = ("baseline", "jobs", "duration_s")
+VOLATILE = ("baseline", "jobs", "duration_s", "per_test")
 
 
-def suite_key(input_hash: str, cases: list[TestCase]) -> str:
-    """Task input + the exact accepted suite: an Area Chair accept changes the suite."""
-    digest = hashlib.sha256(input_hash.encode())
-    for case in sorted(cases, key=lambda c: c.case_id):
-        digest.update(f"{case.case_id}\0{case.round}\0{case.code}\0".encode())
-    return digest.hexdigest()[:32]
-
-
-def stored_report(store: Store, task_id: str, input_hash: str) -> dict[str, Any] | None:
+def round_reports(store: Store, task_id: str, input_hash: str) -> list[dict[str, Any]]:
     with store.transaction() as conn:
-        row = conn.execute(
-            "SELECT report FROM mutation_reports WHERE task_id = ? AND input_hash = ?",
-            (task_id, input_hash),
-        ).fetchone()
-    return json.loads(row[0]) if row else None
+        rows = conn.execute(
+            "SELECT report FROM mutation_rounds WHERE task_id = ? AND input_hash = ? "
+            "ORDER BY round", (task_id, input_hash),
+        ).fetchall()
+    return [json.loads(r[0]) for r in rows]
 
 
-def save_report(store: Store, task_id: str, input_hash: str, report: dict[str, Any]) -> None:
-    with store.transaction() as conn:
-        conn.execute(
-            "INSERT OR REPLACE INTO mutation_reports (task_id, input_hash, report) "
-            "VALUES (?, ?, ?)",
-            (task_id, input_hash, json.dumps(report, sort_keys=True)),
-        )
-
-
-def mutation_for_task(
+def mutate_round(
     task: RawTask,
-    accepted: list[TestCase],
+    evidence: list[tuple[TestCase, Evidence]],
     conftest: str,
     human_conftest: str | None,
     module_source: Callable[[list[TestCase]], str],
@@ -63,23 +50,54 @@ def mutation_for_task(
     jobs: int | None,
     startup_timeout_s: float,
     test_timeout_s: float,
-) -> dict[str, Any] | None:
-    """The task's mutation report (computed once per input and suite); None when disabled."""
-    if cap <= 0 or not accepted:
-        return None
-    key = suite_key(input_hash, accepted)
-    cached = stored_report(store, task.id, key)
-    if cached is not None:
-        return cached
-    with tempfile.TemporaryDirectory(prefix="repogenesis-mutation-") as tmp:
-        nodeids = write_suite(Path(tmp), accepted, conftest, human_conftest, module_source)
+) -> list[Evidence]:
+    """Run the passing cases of one round against the mutants; store and return their evidence
+    with the kills (the evidence and the round's mutant statuses land in one transaction).
+
+    Raises ServiceError if the unmutated oracle does not start."""
+    passing = [(c, ev) for c, ev in evidence if ev.passed and ev.mutation is None]
+    if cap <= 0 or not passing:
+        return []
+    rnd = passing[0][0].round
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("mutation")) as tmp:
+        nodeids = write_suite(Path(tmp), [c for c, _ in passing], conftest, human_conftest,
+                              module_source)
         report = mutation_report(
             task.dir, Path(tmp), nodeids, cap=cap, jobs=jobs, env_bin=env_bin,
             startup_timeout_s=startup_timeout_s, test_timeout_s=test_timeout_s,
         )
-    report = {k: v for k, v in report.items() if k not in VOLATILE}
+    per_test = report["per_test"]
+    updated = [ev.model_copy(update={"mutation": _case_evidence(per_test.get(c.case_id),
+                                                                int(report["valid"]))})
+               for c, ev in passing]
+    stored = {k: v for k, v in report.items() if k not in VOLATILE}
     # A stillborn mutant's detail names temp folders, ports and seconds: keep its status only.
-    report["mutants_detail"] = [{k: v for k, v in m.items() if k != "detail"}
-                                for m in report.get("mutants_detail", [])]
-    save_report(store, task.id, key, report)
-    return report
+    stored["mutants_detail"] = [{k: v for k, v in m.items() if k != "detail"}
+                                for m in report["mutants_detail"]]
+    with store.transaction() as conn:
+        for ev in updated:
+            store.save_evidence(ev)
+        conn.execute(
+            "INSERT OR REPLACE INTO mutation_rounds (task_id, input_hash, round, report) "
+            "VALUES (?, ?, ?, ?)", (task.id, input_hash, rnd, json.dumps(stored, sort_keys=True)),
+        )
+    return updated
+
+
+def _case_evidence(entry: dict[str, Any] | None, valid: int) -> MutationEvidence:
+    if entry is None or (entry.get("score") is None and entry.get("excluded")):
+        why = (entry or {}).get("excluded") or "not run against the mutants"
+        return MutationEvidence(valid=valid, excluded=why)
+    return MutationEvidence(valid=valid, killed=list(entry["killed"]))
+
+
+def suite_mutation(store: Store, task_id: str, input_hash: str,
+                   cases: list[TestCase]) -> dict[str, Any] | None:
+    """The accepted suite's mutation report: the rounds' mutant statuses, each case's kills."""
+    kills: dict[str, list[str] | None] = {}
+    for case in cases:
+        ev = store.evidence_for(case.case_id, case.round)
+        mutation = ev.mutation if ev is not None else None
+        kills[case.case_id] = (list(mutation.killed)
+                               if mutation is not None and mutation.excluded is None else None)
+    return merge_rounds(round_reports(store, task_id, input_hash), kills)

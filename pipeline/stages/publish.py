@@ -15,7 +15,7 @@ from pipeline.records import TestCase
 from pipeline.rubric import rubric_hash
 from pipeline.spec import spec_json
 from pipeline.stages.existing import existing_conftest
-from pipeline.stages.mutate import stored_report, suite_key
+from pipeline.stages.mutate import suite_mutation
 from pipeline.stages.split import SPLITS, case_file, prune_outputs, write_index, write_task_output
 from pipeline.store import Store
 from pipeline.tasks import RawTask
@@ -83,9 +83,7 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
             continue
         accepted = accepted_cases(store, row.id)
         cases = [c for c, _ in accepted]
-        mutation = (
-            stored_report(store, row.id, suite_key(row.input_hash or "", cases)) if cases else None
-        )
+        mutation = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         entries = [
             case_entry(store, c, r) for c, r in sorted(accepted, key=lambda cr: cr[0].case_id)
         ]

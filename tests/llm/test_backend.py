@@ -16,7 +16,7 @@ from pipeline.llm.client import LLMClient
 from pipeline.llm.errors import ProviderError
 from pipeline.llm.schemas import check_test_code
 from pipeline.llm.settings import LLMSettings
-from pipeline.records import Evidence, Review, RunResult, Scores, TestCase
+from pipeline.records import Evidence, MutationEvidence, Review, RunResult, Scores, TestCase
 from pipeline.rubric import load_rubric
 from pipeline.spec import load_spec
 from pipeline.store import Store
@@ -283,3 +283,21 @@ def test_evidence_requests_shown_as_documented_templates(spec) -> None:
     text = evidence_text(ev("ab12"), spec)
     assert text == evidence_text(ev("zz99"), spec)
     assert "GET /ping, GET /items/{id}, GET /secret/1" in text
+
+
+def test_evidence_text_shows_real_mutant_kills() -> None:
+    from pipeline.llm.backend import evidence_text
+
+    runs = [RunResult(outcome="passed", duration_s=0.1)] * 2
+    plain = Evidence(case_id="c", round=0, runs=runs)
+    assert "Mutants" not in evidence_text(plain)
+    killed = plain.model_copy(update={"mutation": MutationEvidence(
+        valid=14, killed=["main.py:38:return:1", "main.py:90:status_code:2"])})
+    text = evidence_text(killed)
+    assert "it fails on 2 of the 14 that ran: main.py:38:return:1, main.py:90:status_code:2" \
+        in text
+    none = plain.model_copy(update={"mutation": MutationEvidence(valid=14)})
+    assert "fails on 0 of the 14 that ran: none" in evidence_text(none)
+    excluded = plain.model_copy(update={"mutation": MutationEvidence(
+        valid=14, excluded="did not pass on the unmutated oracle")})
+    assert "no kill credit (did not pass on the unmutated oracle)" in evidence_text(excluded)

@@ -9,8 +9,8 @@ from pipeline.mutation.scores import (
     MutantResult,
     case_map_from_task_json,
     case_of,
+    merge_rounds,
     mutation_scores,
-    suite_score,
 )
 
 
@@ -50,11 +50,7 @@ def test_suite_and_per_test_scores():
     assert set(detail["m1"]) >= {"id", "file", "line", "operator", "description", "killed_by"}
 
 
-def test_subset_scores_and_empty_cases():
-    report = mutation_scores(MUTANTS, RESULTS, ["t.py::a", "t.py::b"], CASES)
-    assert suite_score(report, ["task::a"]) == pytest.approx(1 / 3, abs=1e-4)
-    assert suite_score(report, ["task::a", "task::b"]) == pytest.approx(2 / 3, abs=1e-4)
-    assert suite_score(report, []) == 0.0
+def test_no_valid_mutant_gives_no_score():
     none_valid = mutation_scores(MUTANTS[3:], RESULTS, ["t.py::a"])
     assert none_valid["valid"] == 0 and none_valid["score"] is None
     assert none_valid["per_test"]["t.py::a"]["score"] is None
@@ -72,3 +68,29 @@ def test_node_ids_map_to_cases():
         "test_api_compliance.py::test_x": "task::x",
         "existing/test_smoke.py::test_y": "task::y",
     }
+
+
+def test_rounds_merge_into_the_accepted_suites_report():
+    """Round 0 ran a, b, c; round 1 ran the refined d. m4 did not start in round 0 but did in
+    round 1 (valid); m5 never ran. Only the accepted cases (a, d, and c without credit) count."""
+    round0 = mutation_scores(MUTANTS, RESULTS, ["t.py::a", "t.py::b"], CASES)
+    round0.update(candidates=9, cap=5, seed=0, operators={"constant": 5})
+    round1 = mutation_scores(MUTANTS, {"m4": MutantResult("m4", "ran", ["t.py::d"]),
+                                       "m1": MutantResult("m1", "ran", [])},
+                             ["t.py::d"], {"t.py::d": "task::d"})
+    merged = merge_rounds([round0, round1], {"task::a": ["m1"], "task::d": ["m4", "m5"],
+                                             "task::c": None})
+    assert (merged["mutants"], merged["valid"], merged["killed"]) == (5, 4, 2)
+    assert (merged["stillborn"], merged["not_run"]) == (0, 1)
+    assert merged["score"] == 0.5 and merged["survived"] == 2
+    detail = {d["id"]: d for d in merged["mutants_detail"]}
+    assert detail["m1"]["killed_by"] == ["task::a"]  # b killed it too, but b is not accepted
+    assert detail["m2"]["status"] == "survived" and detail["m2"]["killed_by"] == []
+    assert detail["m4"]["status"] == "killed" and detail["m4"]["killed_by"] == ["task::d"]
+    assert detail["m5"]["status"] == "not_run"
+    per = merged["per_test"]
+    assert per["task::a"] == {"killed": ["m1"], "score": 0.25}
+    assert per["task::d"]["killed"] == ["m4"]  # m5 never ran: no credit for it
+    assert per["task::c"]["score"] is None and "excluded" in per["task::c"]
+    assert (merged["cap"], merged["candidates"], merged["operators"]) == (5, 9, {"constant": 5})
+    assert merge_rounds([], {"task::a": []}) is None

@@ -7,7 +7,7 @@ import pytest
 import review_samples as S
 
 from pipeline.offline import REVIEWERS, review_all, review_execution, review_spec, review_static
-from pipeline.records import Review, Scores, Spec
+from pipeline.records import MutationEvidence, Review, Scores, Spec
 from pipeline.rubric import load_rubric
 
 RUBRIC = load_rubric()
@@ -267,3 +267,50 @@ def test_reviews_do_not_depend_on_hash_seed():
                               capture_output=True, text=True, check=True)
         outs.append(json.loads(proc.stdout))
     assert outs[0] == outs[1]
+
+
+# --- real mutant kills as evidence ----------------------------------------------------------
+
+def _with_mutation(case, requests, **mutation):
+    ev = S.evidence(case, PASS2, list(requests)).model_copy(
+        update={"mutation": MutationEvidence(**mutation)})
+    return review_execution.review(case, ev, SPEC, RUBRIC)
+
+
+HELPER = S.case("test_create_item_checked_by_helper", """
+    def test_create_item_checked_by_helper(base_url, session):
+        response = session.post(f"{base_url}/items", json={"name": "pen", "quantity": 2})
+        check_created(response, "pen")
+""")
+
+
+def test_a_real_kill_shows_a_test_can_fail_when_its_code_cannot():
+    """Assertions in a helper the code reading cannot follow: simulated, nothing is caught;
+    a real kill shows the test can fail and checks something (rubric levels 0 -> 1)."""
+    blind = scores(run(HELPER, requests=["POST /items"])["offline:execution"])
+    assert blind[:2] == (0, 0)
+    killed = _with_mutation(HELPER, ["POST /items"], valid=12, killed=["app.py:3:status:1"])
+    assert scores(killed)[:2] == (1, 1)
+    assert "kills 1 of the 12 mutants of the oracle (app.py:3:status:1)" in killed.rationale
+
+
+def test_kills_do_not_lift_what_the_assertions_do_not_check():
+    """The rubric's higher levels are about what is asserted: a status-only test stays weak
+    however many mutants its status check kills."""
+    weak = scores(run(S.WEAK, requests=S.WEAK_REQUESTS)["offline:execution"])
+    killed = _with_mutation(S.WEAK, S.WEAK_REQUESTS, valid=12,
+                            killed=["app.py:3:status:1", "app.py:9:return:1"])
+    assert scores(killed) == weak
+    assert "kills 2 of the 12 mutants" in killed.rationale
+
+
+@pytest.mark.parametrize("mutation,said", [
+    ({"valid": 12}, "kills none of the 12 mutants"),
+    ({"valid": 12, "excluded": "did not pass on the unmutated oracle"}, "no kill credit"),
+    ({"valid": 0}, "no kill evidence"),
+])
+def test_no_kill_changes_no_score_but_is_said(mutation, said):
+    full = scores(run(S.GOOD, requests=S.GOOD_REQUESTS)["offline:execution"])
+    r = _with_mutation(S.GOOD, S.GOOD_REQUESTS, **mutation)
+    assert scores(r) == full
+    assert said in r.rationale

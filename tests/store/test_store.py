@@ -18,6 +18,7 @@ from pipeline.records import (
     DifficultyPoints,
     Endpoint,
     Evidence,
+    MutationEvidence,
     Review,
     RouteDecision,
     RunResult,
@@ -159,6 +160,10 @@ def test_case_evidence_review_route_round_trip(store: Store) -> None:
     store.save_evidence(ev)
     assert store.evidence_for(c1.case_id, 1) == ev
     assert store.evidence_for(c1.case_id, 0) is None
+    killed = ev.model_copy(update={"mutation": MutationEvidence(valid=9, killed=["a.py:3:x:1"])})
+    store.save_evidence(killed)  # the mutants' verdict is added to the same evidence row
+    assert store.evidence_for(c1.case_id, 1) == killed
+    assert store.evidence_for(c1.case_id, 1).mutation.score == round(1 / 9, 4)
 
     good = review(c1, "offline:static", Scores(correctness=3, coverage=2, readability=2,
                                                 relevance=1))
@@ -252,6 +257,9 @@ def test_reset_drops_derived_rows_but_keeps_area_chair_decisions(store: Store) -
         store.save_review(review(x, "r1"))
         store.save_route(route(x, "area_chair"))
     store.mark_done("t1", "generate", 0, "h")
+    with store.transaction() as conn:
+        for task in ("t1", "t2"):
+            conn.execute("INSERT INTO mutation_rounds VALUES (?, 'h', 0, '{}')", (task,))
     ac = store.add_ac_decision(c.case_id, 0, "accept", chair="alice", note="fine",
                                scores=Scores(correctness=3, coverage=3, readability=2,
                                              relevance=2))
@@ -259,6 +267,9 @@ def test_reset_drops_derived_rows_but_keeps_area_chair_decisions(store: Store) -
     assert store.latest_cases("t1") == [] and store.reviews_for(c.case_id, 0) == []
     assert store.evidence_for(c.case_id, 0) is None and store.latest_route(c.case_id) is None
     assert not store.is_done("t1", "generate", 0, "h")
+    with store.transaction() as conn:
+        left = conn.execute("SELECT task_id FROM mutation_rounds").fetchall()
+    assert [r[0] for r in left] == ["t2"]
     t = store.get_task("t1")
     assert (t.split, t.state, t.input_hash) == ("verified", "pending", None)
     [decision] = store.ac_decisions(c.case_id)
