@@ -181,6 +181,10 @@ class MutationEvidence(BaseModel):
     valid: int = Field(ge=0)  # mutants whose service started and ran the suite
     killed: list[str] = Field(default_factory=list)  # mutant ids ("file:line:operator:n")
     excluded: str | None = None  # why the case got no kill credit (e.g. failed on the oracle)
+    # The suite view: killed mutants no other case of the round kills, and how many mutants
+    # the round's cases kill together.
+    unique: list[str] = Field(default_factory=list)
+    round_killed: int = Field(0, ge=0)
 
     @property
     def score(self) -> float | None:

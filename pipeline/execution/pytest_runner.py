@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -111,6 +111,7 @@ def run_pytest(
     *,
     sandbox: Sandbox | None = None,
     policy: SandboxPolicy | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> TestRun:
     """Run pytest on `target` (file or folder) with SERVICE_BASE_URL=`base_url`.
 
@@ -119,7 +120,8 @@ def run_pytest(
     `policy`'s limits (default: the sandbox's): in `sandbox` if given, else in the sandbox of
     the service published on `base_url`'s port (see `start_service`), else in a fresh one
     relaying that loopback port to the host. The tests' folder is writable only if it lies
-    under the system temp folder.
+    under the system temp folder. `env` adds variables for the tests (the sandbox still
+    scrubs keys and credentials).
     """
     target = target.resolve()
     if not target.exists():
@@ -135,9 +137,9 @@ def run_pytest(
                 "--rootdir", str(root), f"--junitxml={junit}", "-o", "junit_family=xunit1",
                 "-o", "junit_logging=all",
                 "--continue-on-collection-errors", "-q", *extra_args]
-        env = {"SERVICE_BASE_URL": base_url, "PYTHONPATH": str(work),
-               "REPOGENESIS_PROGRESS": str(progress)}
-        launch = Launch(argv=argv, cwd=root, log_path=log, env=env)
+        run_env = {**(env or {}), "SERVICE_BASE_URL": base_url, "PYTHONPATH": str(work),
+                   "REPOGENESIS_PROGRESS": str(progress)}
+        launch = Launch(argv=argv, cwd=root, log_path=log, env=run_env)
         sb, own = _sandbox_for(sandbox, base_url)
         try:
             policy = policy or sb.policy

@@ -169,7 +169,10 @@ def mutation_lines(evidence: Evidence) -> list[str]:
     if not m.valid:
         return [head + "none of them started, so there is no kill evidence."]
     killed = ", ".join(m.killed) if m.killed else "none"
-    return [head + f"it fails on {len(m.killed)} of the {m.valid} that ran: {killed}."]
+    only = (f" {len(m.unique)} of them no other test of its round catches"
+            f" ({', '.join(m.unique)});" if m.unique else "")
+    return [head + f"it fails on {len(m.killed)} of the {m.valid} that ran: {killed};{only} "
+            f"the round's tests together catch {m.round_killed} of {m.valid}."]
 
 
 def failure_output(evidence: Evidence | None) -> str:

@@ -270,8 +270,9 @@ def _kills_clause(evidence: Evidence) -> str:
         return "; none of the oracle's mutants started, so no kill evidence"
     if not m.killed:
         return f"; it kills none of the {m.valid} mutants of the oracle that ran"
+    only = f", {len(m.unique)} that no other test of its round kills" if m.unique else ""
     return (f"; it kills {len(m.killed)} of the {m.valid} mutants of the oracle "
-            f"({listing(m.killed, 3)})")
+            f"({listing(m.killed, 3)}{only})")
 
 
 def _last_line(output: str) -> str:

@@ -66,9 +66,7 @@ def mutate_round(
             task.dir, Path(tmp), nodeids, cap=cap, jobs=jobs, env_bin=env_bin,
             startup_timeout_s=startup_timeout_s, test_timeout_s=test_timeout_s,
         )
-    per_test = report["per_test"]
-    updated = [ev.model_copy(update={"mutation": _case_evidence(per_test.get(c.case_id),
-                                                                int(report["valid"]))})
+    updated = [ev.model_copy(update={"mutation": _case_evidence(c.case_id, report)})
                for c, ev in passing]
     stored = {k: v for k, v in report.items() if k not in VOLATILE}
     # A stillborn mutant's detail names temp folders, ports and seconds: keep its status only.
@@ -84,11 +82,15 @@ def mutate_round(
     return updated
 
 
-def _case_evidence(entry: dict[str, Any] | None, valid: int) -> MutationEvidence:
+def _case_evidence(case_id: str, report: dict[str, Any]) -> MutationEvidence:
+    entry = report["per_test"].get(case_id)
+    valid, together = int(report["valid"]), int(report["killed"])
     if entry is None or (entry.get("score") is None and entry.get("excluded")):
         why = (entry or {}).get("excluded") or "not run against the mutants"
-        return MutationEvidence(valid=valid, excluded=why)
-    return MutationEvidence(valid=valid, killed=list(entry["killed"]))
+        return MutationEvidence(valid=valid, excluded=why, round_killed=together)
+    alone = sorted(m["id"] for m in report["mutants_detail"] if m["killed_by"] == [case_id])
+    return MutationEvidence(valid=valid, killed=list(entry["killed"]), unique=alone,
+                            round_killed=together)
 
 
 def suite_mutation(store: Store, task_id: str, input_hash: str,

@@ -292,10 +292,13 @@ def test_evidence_text_shows_real_mutant_kills() -> None:
     plain = Evidence(case_id="c", round=0, runs=runs)
     assert "Mutants" not in evidence_text(plain)
     killed = plain.model_copy(update={"mutation": MutationEvidence(
-        valid=14, killed=["main.py:38:return:1", "main.py:90:status_code:2"])})
+        valid=14, killed=["main.py:38:return:1", "main.py:90:status_code:2"],
+        unique=["main.py:90:status_code:2"], round_killed=9)})
     text = evidence_text(killed)
     assert "it fails on 2 of the 14 that ran: main.py:38:return:1, main.py:90:status_code:2" \
         in text
+    assert "1 of them no other test of its round catches (main.py:90:status_code:2)" in text
+    assert "the round's tests together catch 9 of 14" in text
     none = plain.model_copy(update={"mutation": MutationEvidence(valid=14)})
     assert "fails on 0 of the 14 that ran: none" in evidence_text(none)
     excluded = plain.model_copy(update={"mutation": MutationEvidence(

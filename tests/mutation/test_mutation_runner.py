@@ -1,10 +1,13 @@
-"""End to end on a tiny stdlib oracle: a body-checking test kills strictly more mutants."""
+"""End to end on a tiny stdlib oracle: a body-checking test kills strictly more mutants, and a
+build round stores each case's kills as its evidence."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,12 @@ from pipeline.execution import live_groups
 from pipeline.mutation import mutation_report
 from pipeline.mutation.operators import Mutant
 from pipeline.mutation.runner import Settings, run_mutant
+from pipeline.offline.generate import conftest_source, module_source
+from pipeline.records import Evidence, RunResult, TestCase
+from pipeline.spec import load_spec
+from pipeline.stages.mutate import mutate_round, round_reports, suite_mutation
+from pipeline.store import Store
+from pipeline.tasks import load_task
 
 ORACLE = '''import json
 import os
@@ -103,7 +112,8 @@ def _task(root: Path) -> tuple[Path, Path]:
 
 
 def _leftovers() -> set[str]:
-    return {p.name for p in Path(tempfile.gettempdir()).glob("repogenesis-mutation-*")}
+    """Temporary folders this process owns (see `scratch_prefix`)."""
+    return {p.name for p in Path(tempfile.gettempdir()).glob(f"repogenesis-*-{os.getpid()}_*")}
 
 
 @pytest.mark.slow
@@ -182,3 +192,98 @@ def test_a_java_mutant_that_does_not_compile_is_invalid(tmp_path):
     result = run_mutant(bad, oracle, Settings("java", None, suite, startup_timeout_s=60), work)
     assert result.status == "invalid"
     assert live_groups() == []
+
+
+# --- a build round: kills stored as evidence, merged into the suite's report -------------
+
+EVIDENCE_README = textwrap.dedent("""\
+    # Items
+
+    ### GET /items/{id}
+
+    Returns the item `{"id": 1, "name": "apple", "price": 3, "in_stock": true}` with `200`;
+    `404` with `{"error": "not_found"}` when there is no such item.
+    """)
+
+CODE = {
+    "test_status_only": '''
+def test_status_only(base_url, session):
+    assert session.get(f"{base_url}/items/1", timeout=5).status_code == 200
+''',
+    "test_with_body": '''
+def test_with_body(base_url, session):
+    ok = session.get(f"{base_url}/items/1", timeout=5)
+    assert ok.status_code == 200
+    assert ok.json() == {"id": 1, "name": "apple", "price": 3, "in_stock": True}
+    missing = session.get(f"{base_url}/items/9", timeout=5)
+    assert missing.status_code == 404
+    assert missing.json() == {"error": "not_found"}
+''',
+    "test_failing": '''
+def test_failing(base_url, session):
+    assert session.get(f"{base_url}/items/1", timeout=5).status_code == 418
+''',
+}
+
+
+def _case(name: str) -> TestCase:
+    return TestCase(case_id=f"tiny::{name}", task_id="tiny", round=0, category="api_compliance",
+                    name=name, code=CODE[name].strip() + "\n", endpoints=["GET /items/{id}"])
+
+
+def _evidence(case: TestCase, outcome: str) -> Evidence:
+    return Evidence(case_id=case.case_id, round=0, runs=[RunResult(outcome=outcome)] * 2)
+
+
+@pytest.mark.slow
+def test_round_kills_are_stored_as_evidence_and_merge_into_the_suite(tmp_path: Path) -> None:
+    task_dir, _ = _task(tmp_path)
+    (task_dir / "README.md").write_text(EVIDENCE_README)
+    task, spec = load_task(task_dir), load_spec(task_dir / "README.md")
+    status, body, failing = (_case(n) for n in CODE)
+    with Store.open(tmp_path / "state.db") as store:
+        store.upsert_task("tiny", split="train", input_hash="h", state="running")
+        for case in (status, body, failing):
+            store.save_case(case)
+        pairs = [(status, _evidence(status, "passed")), (body, _evidence(body, "passed")),
+                 (failing, _evidence(failing, "failed"))]
+        for _, ev in pairs:
+            store.save_evidence(ev)
+
+        def run(items):
+            return mutate_round(task, items, conftest_source(spec, 8999), None, module_source,
+                                store=store, input_hash="h", env_bin=Path(sys.executable).parent,
+                                cap=30, jobs=2, startup_timeout_s=20, test_timeout_s=60)
+
+        updated = run(pairs)
+        assert [ev.case_id for ev in updated] == [status.case_id, body.case_id]
+        weak = store.evidence_for(status.case_id, 0).mutation
+        strong = store.evidence_for(body.case_id, 0).mutation
+        assert store.evidence_for(failing.case_id, 0).mutation is None  # failed: not run
+        assert weak is not None and strong is not None and weak.valid == strong.valid > 10
+        assert set(weak.killed) < set(strong.killed)
+        assert weak.unique == [] and set(strong.unique) == set(strong.killed) - set(weak.killed)
+        assert strong.round_killed == len(strong.killed)
+        # a resumed round finds the kills stored and runs nothing again
+        again = [(c, store.evidence_for(c.case_id, 0)) for c in (status, body)]
+        assert run(again) == []
+        assert len(round_reports(store, "tiny", "h")) == 1
+
+        suite = suite_mutation(store, "tiny", "h", [status, body])
+        assert suite is not None and suite["killed"] == len(strong.killed)
+        only_weak = suite_mutation(store, "tiny", "h", [status])
+        assert only_weak["killed"] == len(weak.killed) < suite["killed"]
+        assert only_weak["per_test"] == {status.case_id: {
+            "killed": sorted(weak.killed), "score": round(len(weak.killed) / weak.valid, 4)}}
+        assert suite_mutation(store, "tiny", "other-input", [status]) is None
+
+
+def test_an_aborted_run_credits_every_test_not_just_the_first() -> None:
+    from pipeline.execution import TestOutcome, TestRun
+    from pipeline.mutation.runner import detected
+
+    tests = [TestOutcome("t.py::a", "error", "service did not answer"),
+             TestOutcome("t.py::b", "error", "not run: pytest exited with code 3")]
+    assert detected(TestRun(tests=tests, exit_code=3)) == ["t.py::a", "t.py::b"]
+    assert detected(TestRun(tests=tests, exit_code=1)) == ["t.py::a"]
+    assert detected(TestRun(tests=tests, exit_code=3, timed_out=True)) == ["t.py::a"]

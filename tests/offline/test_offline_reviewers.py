@@ -299,9 +299,11 @@ def test_kills_do_not_lift_what_the_assertions_do_not_check():
     however many mutants its status check kills."""
     weak = scores(run(S.WEAK, requests=S.WEAK_REQUESTS)["offline:execution"])
     killed = _with_mutation(S.WEAK, S.WEAK_REQUESTS, valid=12,
-                            killed=["app.py:3:status:1", "app.py:9:return:1"])
+                            killed=["app.py:3:status:1", "app.py:9:return:1"],
+                            unique=["app.py:9:return:1"], round_killed=7)
     assert scores(killed) == weak
     assert "kills 2 of the 12 mutants" in killed.rationale
+    assert "1 that no other test of its round kills" in killed.rationale
 
 
 @pytest.mark.parametrize("mutation,said", [

@@ -91,18 +91,10 @@ def test_accepted_tests_pass_when_run_by_hand_against_their_oracles(built: Path)
 
 
 def test_mutant_kills_are_evidence_the_reviewers_saw(built: Path) -> None:
-    """Every passing version was run against the mutants in its own round (refined versions
-    too); its kills are in its evidence, in the execution reviewer's rationale and in
-    task.json, and the suite's killed mutants are exactly the union of its cases' kills."""
-    later = 0
+    """Every accepted version was run against the mutants in its own round (later rounds:
+    test_build_rounds); its kills are in its evidence, in the execution reviewer's rationale
+    and in task.json, and the suite's killed mutants are exactly the union of its cases'."""
     with Store.open(built / ".repogenesis" / "state.db") as store:
-        for task_id in (p.name for p in RAW.iterdir() if (p / "task.toml").is_file()):
-            for rnd in range(1, 6):
-                for case in store.cases_for_round(task_id, rnd):
-                    evidence = store.evidence_for(case.case_id, rnd)
-                    if evidence is not None and evidence.passed:
-                        later += 1
-                        assert evidence.mutation is not None, (case.case_id, rnd)
         for path in sorted(built.glob("*/*/task.json")):
             task_json = json.loads(path.read_text())
             for case in task_json["test_cases"]:
@@ -110,15 +102,16 @@ def test_mutant_kills_are_evidence_the_reviewers_saw(built: Path) -> None:
                 evidence = store.evidence_for(case["id"], rnd)
                 assert evidence is not None and evidence.mutation is not None, case["id"]
                 assert case["mutation"]["killed"] == sorted(evidence.mutation.killed)
+                assert set(evidence.mutation.unique) <= set(evidence.mutation.killed)
+                assert evidence.mutation.round_killed >= len(evidence.mutation.killed)
                 execution = [r for r in store.reviews_for(case["id"], rnd)
                              if r.reviewer == "offline:execution"]
-                assert "mutants of the oracle" in execution[0].rationale, case["id"]
+                assert "mutants" in execution[0].rationale, case["id"]
             mutation = task_json["mutation"]
             union = {m for c in task_json["test_cases"] for m in c["mutation"]["killed"]}
             killed = {d["id"] for d in mutation["mutants_detail"] if d["status"] == "killed"}
             assert union == killed and mutation["killed"] == len(killed), path.parent.name
             assert mutation["valid"] >= 8 and 0 < mutation["score"] <= 1
-    assert later > 0  # some refined versions passed and were run against the mutants
 
 
 def test_no_round_repeats_the_version_before_it(built: Path) -> None:
