@@ -64,8 +64,9 @@ class Models:
         if "Revise the test" in text:
             code = re.search(r"Current code:\n```python\n(.*?)\n```", text, re.S).group(1)
             return {"changes": "none", "code": code}
-        evidence = text.split("Execution evidence")[-1]
-        passed = "passed" in evidence and "failed" not in evidence
+        runs = re.search(r"Runs on fresh oracles: ([^;\n]*)", text)
+        passed = runs is not None and all(
+            run.strip().startswith("passed") for run in runs.group(1).split(","))
         scores = (3, 2, 2, 2) if passed else (0, 1, 1, 1)
         return {"rationale": f"{provider} read the evidence: {'passed' if passed else 'failed'}",
                 "correctness": scores[0], "coverage": scores[1], "readability": scores[2],
@@ -88,8 +89,9 @@ def build_cmd(data: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "pipeline", "build", "--data", str(data), *extra]
 
 
-def run_build(data: Path, fake: FakeProviderServer, *extra: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, **fake.env(), "REPOGENESIS_MUTATION_CAP": "0"}
+def run_build(data: Path, fake: FakeProviderServer, *extra: str,
+              mutants: int = 0) -> subprocess.CompletedProcess:
+    env = {**os.environ, **fake.env(), "REPOGENESIS_MUTATION_CAP": str(mutants)}
     return subprocess.run(build_cmd(data, *extra), capture_output=True, text=True, env=env,
                           timeout=900)
 
@@ -134,6 +136,23 @@ def test_llm_build_is_valid_cached_and_keyless(tmp_path: Path, models: Models) -
         assert again.returncode == 0, again.stderr[-2000:]
         assert len(fake.requests) == before  # nothing changed: zero provider requests
         assert_no_key_anywhere(data, fake, first.stdout, first.stderr, again.stdout)
+
+
+def test_llm_reviewers_are_shown_the_mutant_kills(tmp_path: Path, models: Models) -> None:
+    data = make_data(tmp_path, ("order-desk",))
+    with FakeProviderServer(responder=models) as fake:
+        proc = run_build(data, fake, mutants=4)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        reviews = [(r.provider, "\n".join(_strings(r.body))) for r in fake.calls()
+                   if "Execution evidence on the oracle" in "\n".join(_strings(r.body))]
+        shown = {provider for provider, text in reviews
+                 if re.search(r"Mutants of the oracle .*: it fails on \d+ of the \d+ that ran",
+                              text)}
+        assert shown == {"openai", "anthropic", "gemini"}
+        killed = re.compile(r"it fails on [1-9]\d* of the \d+ that ran: [\w/]+\.py:\d+:")
+        assert any(killed.search(text) for _, text in reviews)
+    task_json = json.loads(next(data.glob("*/order-desk/task.json")).read_text())
+    assert task_json["mutation"]["valid"] > 0
 
 
 def test_llm_build_survives_thirty_percent_faults(tmp_path: Path, models: Models) -> None:

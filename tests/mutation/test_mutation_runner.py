@@ -3,6 +3,7 @@ build round stores each case's kills as its evidence."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import sys
@@ -205,25 +206,14 @@ EVIDENCE_README = textwrap.dedent("""\
     `404` with `{"error": "not_found"}` when there is no such item.
     """)
 
-CODE = {
-    "test_status_only": '''
-def test_status_only(base_url, session):
-    assert session.get(f"{base_url}/items/1", timeout=5).status_code == 200
-''',
-    "test_with_body": '''
-def test_with_body(base_url, session):
-    ok = session.get(f"{base_url}/items/1", timeout=5)
-    assert ok.status_code == 200
-    assert ok.json() == {"id": 1, "name": "apple", "price": 3, "in_stock": True}
-    missing = session.get(f"{base_url}/items/9", timeout=5)
-    assert missing.status_code == 404
-    assert missing.json() == {"error": "not_found"}
-''',
-    "test_failing": '''
-def test_failing(base_url, session):
-    assert session.get(f"{base_url}/items/1", timeout=5).status_code == 418
-''',
-}
+def _functions(module: str) -> dict[str, str]:
+    """Each top-level function of a test module, as a build case's code."""
+    lines = module.splitlines(keepends=True)
+    return {node.name: "".join(lines[node.lineno - 1:node.end_lineno])
+            for node in ast.parse(module).body if isinstance(node, ast.FunctionDef)}
+
+
+CODE = _functions(TESTS)  # status only, with body, wrong on the oracle
 
 
 def _case(name: str) -> TestCase:
