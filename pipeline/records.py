@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 TASK_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 TASK_ID_RE = re.compile(TASK_ID_PATTERN)
+_CLASS_NAME = re.compile(r"^\s*class\s+(\w+)", re.M)
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 
 Language = Literal["python", "java"]
@@ -160,6 +161,15 @@ class TestCase(BaseModel):
     # from, so they run (and ship) next to their own conftest under tests/existing/.
     prelude: str = ""
     module: str | None = None
+    # A human-written test method: the source of its class without the test methods; `code`
+    # is then the method, dedented. Empty for test functions.
+    test_class: str = ""
+
+    @property
+    def node_name(self) -> str:
+        """The test's pytest node name inside its module ("Class::method" for a method)."""
+        found = _CLASS_NAME.search(self.test_class) if self.test_class else None
+        return f"{found.group(1)}::{self.name}" if found else self.name
 
 
 class RunResult(BaseModel):

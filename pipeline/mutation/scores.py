@@ -50,7 +50,7 @@ def case_map_from_task_json(task_json: Mapping[str, Any]) -> dict[str, str]:
     out = {}
     for case in task_json.get("test_cases", []):
         rel = str(case["file"]).removeprefix("tests/")
-        out[f"{rel}::{case['name']}"] = str(case["id"])
+        out[case.get("nodeid") or f"{rel}::{case['name']}"] = str(case["id"])
     return out
 
 

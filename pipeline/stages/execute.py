@@ -84,7 +84,7 @@ def write_suite(
         if existing_conftest:
             (path.parent / "conftest.py").write_text(existing_conftest, encoding="utf-8")
         for case in group:
-            nodeids[f"{rel}::{case.name}"] = case.case_id
+            nodeids[f"{rel}::{case.node_name}"] = case.case_id
     return nodeids
 
 

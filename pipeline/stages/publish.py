@@ -45,6 +45,7 @@ def case_entry(store: Store, case: TestCase, route: Any) -> dict[str, Any]:
         "name": case.name,
         "category": case.category,
         "file": f"tests/{case_file(case)}",
+        "nodeid": f"{case_file(case)}::{case.node_name}",  # pytest's, inside tests/
         "endpoints": case.endpoints,
         "scores": {
             "mean": round(sum(totals) / len(totals), 2) if totals else None,

@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import shutil
+import textwrap
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -50,8 +51,22 @@ def _write(path: Path, text: str) -> None:
 
 
 def existing_module_source(cases: list[TestCase]) -> str:
+    """One human-written module again: its prelude, its test functions, and each test class
+    (without the methods that were not accepted) with its accepted methods."""
     prelude = cases[0].prelude.rstrip("\n")
-    body = "\n\n".join(c.code.strip("\n") for c in cases)
+    blocks: list[str] = []
+    classes: dict[str, list[str]] = {}
+    for case in cases:
+        if not case.test_class:
+            blocks.append(case.code.strip("\n"))
+            continue
+        if case.test_class not in classes:
+            classes[case.test_class] = []
+            blocks.append(case.test_class)  # a placeholder, filled in below
+        classes[case.test_class].append(textwrap.indent(case.code.strip("\n"), "    "))
+    body = "\n\n".join(
+        b.rstrip("\n") + "\n\n" + "\n\n".join(classes[b]) if b in classes else b
+        for b in blocks)
     return (prelude + "\n\n\n" if prelude else "") + body + "\n"
 
 
