@@ -88,7 +88,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
             except TaskError:
                 continue
         written = publish(data, store, tasks)
-        status = store.status()
+        status = task_status(store)
     print_status(status, console, {r.task_id: r for r in results})
     console.print(f"wrote {written['verified']} verified and {written['train']} train task(s) "
                   f"in {time.monotonic() - started:.1f}s; state in {db}")
@@ -120,18 +120,41 @@ class _Bars:
             self.progress.advance(task_id, done)
 
 
+def task_status(store: Any) -> dict[str, Any]:
+    """The store's counts per task, with its state, its error and the accepted suite's
+    mutation score (killed / valid mutants; None when no mutant ran)."""
+    from pipeline.stages.mutate import suite_mutation
+    from pipeline.stages.publish import accepted_cases
+
+    result = store.status()
+    for row in store.tasks():
+        entry = result["tasks"].setdefault(row.id, {
+            "split": row.split, "accepted": 0, "area_chair": 0, "refining": 0,
+            "discarded": {}})
+        entry["state"] = row.state
+        if row.error:
+            entry["error"] = row.error
+        cases = [c for c, _ in accepted_cases(store, row.id)] if row.state == "done" else []
+        report = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
+        entry["mutation_score"] = report["score"] if report else None
+    return result
+
+
 def print_status(status: dict[str, Any], console: Console | None = None,
                  results: dict[str, Any] | None = None) -> None:
     console = console or _console()
     table = Table(title="RepoGenesis build", show_lines=False)
-    for column in ("task", "split", "state", "accepted", "area chair", "refining", "discarded"):
+    for column in ("task", "split", "state", "accepted", "area chair", "refining", "discarded",
+                   "mutation"):
         table.add_column(column, justify="right" if column not in ("task", "state") else "left")
     for task_id, entry in sorted(status["tasks"].items()):
         result = (results or {}).get(task_id)
         state = result.state if result else entry.get("state", "")
         discarded = ", ".join(f"{k} {v}" for k, v in sorted(entry["discarded"].items())) or "0"
+        score = entry.get("mutation_score")
         table.add_row(task_id, str(entry.get("split") or "-"), state, str(entry["accepted"]),
-                      str(entry["area_chair"]), str(entry["refining"]), discarded)
+                      str(entry["area_chair"]), str(entry["refining"]), discarded,
+                      "-" if score is None else f"{score:.2f}")
     console.print(table)
     for task_id, entry in sorted(status["tasks"].items()):
         if entry.get("error"):

@@ -200,21 +200,15 @@ def build(
 
 @app.command()
 def status(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
-    """Per task: accepted, with the Area Chair, refining, discarded by reason."""
-    from pipeline.build_ui import print_status
+    """Per task: accepted, with the Area Chair, refining, discarded by reason, and the
+    accepted suite's mutation score."""
+    from pipeline.build_ui import print_status, task_status
     from pipeline.store import Store
 
     if not state_db(data).is_file():
         fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
     with Store.open(state_db(data)) as store:
-        result = store.status()
-        for row in store.tasks():
-            entry = result["tasks"].setdefault(row.id, {
-                "split": row.split, "accepted": 0, "area_chair": 0, "refining": 0,
-                "discarded": {}})
-            entry["state"] = row.state
-            if row.error:
-                entry["error"] = row.error
+        result = task_status(store)
     if as_json:
         emit_json(result)
     else:

@@ -143,9 +143,13 @@ def test_second_build_does_no_work(built: Path) -> None:
 def test_status_and_reliability_json(built: Path) -> None:
     status = json.loads(cli(built, "status", "--json").stdout)
     assert set(status["tasks"]) == {p.name for p in RAW.iterdir() if p.is_dir()}
-    for entry in status["tasks"].values():
+    published = {row["id"]: row["mutation_score"] for split in ("verified", "train")
+                 for row in map(json.loads, (built / split / "index.jsonl").read_text()
+                                .splitlines())}
+    for task_id, entry in status["tasks"].items():
         assert entry["accepted"] > 0
         assert set(entry) >= {"split", "accepted", "area_chair", "refining", "discarded"}
+        assert entry["mutation_score"] == published[task_id] and 0 < published[task_id] <= 1
     rel = json.loads(cli(built, "reliability", "--json").stdout)
     assert set(rel["alpha"]) == {"total", "correctness", "coverage", "readability", "relevance"}
     assert rel["units"] > 50
