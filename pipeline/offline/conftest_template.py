@@ -18,6 +18,8 @@ import uuid
 
 import pytest
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 DEFAULT_BASE_URL = "http://localhost:{port}"
 REQUEST_TIMEOUT_S = 10
@@ -25,7 +27,16 @@ SERVICE_WAIT_S = float(os.environ.get("SERVICE_WAIT_S", "30"))  # a runner may s
 
 
 class _TimeoutSession(requests.Session):
-    """A session whose requests time out instead of hanging a test."""
+    """A session whose requests time out instead of hanging a test, and that resends an
+    idempotent request once when the server had already closed the kept-alive connection
+    (servers close it after an error response, racing the next request on it)."""
+
+    def __init__(self):
+        super().__init__()
+        retry = Retry(total=1, connect=1, read=1, status=0, other=0, redirect=0,
+                      backoff_factor=0, raise_on_status=False)
+        for prefix in ("http://", "https://"):
+            self.mount(prefix, HTTPAdapter(max_retries=retry))
 
     def request(self, method, url, **kwargs):
         kwargs.setdefault("timeout", REQUEST_TIMEOUT_S)
