@@ -52,13 +52,15 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
     hit = [c for c in claimed if any(same_endpoint(c, s) for s in sent)]
     documented, undocumented = resolve(spec, sent)
     off_spec = bool(spec.endpoints) and bool(sent) and not documented
-    kills = _real_kills(evidence)
+    # A real kill shows a passing test can fail and checks something (rubric level 0 is
+    # "cannot fail" / "checks nothing"), e.g. when its assertions sit in helpers the code
+    # reading cannot follow; the levels above stay with what the assertions check.
+    floor = 1 if _killed_a_mutant(evidence) else 0
     scores = {
-        "correctness": min(_with_kills(_correctness(evidence, mutants, error_test), kills,
-                                       evidence), 1 if off_spec else 3),
-        "coverage": 0 if off_spec else _coverage_with_kills(
-            _coverage(evidence, mutants, claimed, hit, error_body_documented(spec)), kills,
-            evidence, bool(claimed) and not hit),
+        "correctness": min(max(_correctness(evidence, mutants, error_test), floor),
+                           1 if off_spec else 3),
+        "coverage": 0 if off_spec or (claimed and not hit) else max(
+            _coverage(evidence, mutants, claimed, hit, error_body_documented(spec)), floor),
         "readability": _readability(case, evidence, sent),
         "relevance": _relevance(case, spec, sent, claimed, hit, documented, undocumented),
     }
@@ -127,28 +129,10 @@ def _reads_back(sent: list[Target], facts: CodeFacts) -> bool:
 
 # --- scores -----------------------------------------------------------------------------------
 
-def _real_kills(evidence: Evidence) -> int | None:
-    """Mutants of the oracle the case killed; None when there is no such evidence."""
+def _killed_a_mutant(evidence: Evidence) -> bool:
+    """The case passes on the oracle and failed on at least one of its mutants."""
     m = evidence.mutation
-    if m is None or m.excluded is not None or not m.valid:
-        return None
-    return len(m.killed)
-
-
-def _with_kills(score: int, kills: int | None, evidence: Evidence) -> int:
-    """A real kill shows a passing test can fail (the rubric's level 0 is "cannot fail"),
-    e.g. when its assertions sit in helpers the code reading cannot follow."""
-    if kills and evidence.passed:
-        return max(score, 1)
-    return score
-
-
-def _coverage_with_kills(score: int, kills: int | None, evidence: Evidence,
-                         missed_all: bool) -> int:
-    """A real kill shows the test checks something that matters (level 0 is "nothing")."""
-    if kills and evidence.passed and not missed_all:
-        return max(score, 1)
-    return score
+    return evidence.passed and m is not None and m.excluded is None and bool(m.killed)
 
 
 def _correctness(evidence: Evidence, mutants: list[Mutant], error_test: bool) -> int:
