@@ -196,12 +196,6 @@ class MutationEvidence(BaseModel):
     unique: list[str] = Field(default_factory=list)
     round_killed: int = Field(0, ge=0)
 
-    @property
-    def score(self) -> float | None:
-        if self.excluded is not None or not self.valid:
-            return None
-        return round(len(self.killed) / self.valid, 4)
-
 
 class Evidence(BaseModel):
     """What running a test case on the oracle showed, shown to every reviewer."""
