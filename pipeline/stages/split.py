@@ -54,19 +54,18 @@ def existing_module_source(cases: list[TestCase]) -> str:
     """One human-written module again: its prelude, its test functions, and each test class
     (without the methods that were not accepted) with its accepted methods."""
     prelude = cases[0].prelude.rstrip("\n")
-    blocks: list[str] = []
+    blocks: list[list[str]] = []  # a function: [code]; a class: [shell, method, ...]
     classes: dict[str, list[str]] = {}
     for case in cases:
+        code = case.code.strip("\n")
         if not case.test_class:
-            blocks.append(case.code.strip("\n"))
+            blocks.append([code])
             continue
         if case.test_class not in classes:
-            classes[case.test_class] = []
-            blocks.append(case.test_class)  # a placeholder, filled in below
-        classes[case.test_class].append(textwrap.indent(case.code.strip("\n"), "    "))
-    body = "\n\n".join(
-        b.rstrip("\n") + "\n\n" + "\n\n".join(classes[b]) if b in classes else b
-        for b in blocks)
+            classes[case.test_class] = [case.test_class.rstrip("\n")]
+            blocks.append(classes[case.test_class])
+        classes[case.test_class].append(textwrap.indent(code, "    "))
+    body = "\n\n".join("\n\n".join(block) for block in blocks)
     return (prelude + "\n\n\n" if prelude else "") + body + "\n"
 
 
