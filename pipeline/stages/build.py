@@ -22,7 +22,7 @@ from pipeline.spec import load_spec
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
 from pipeline.stages.existing import existing_cases, existing_conftest
-from pipeline.stages.mutate import mutate_round
+from pipeline.stages.mutate import awaits_mutants, mutate_round
 from pipeline.stages.routing import route_case, unchanged_refine
 from pipeline.stages.split import assign_auto_splits
 from pipeline.store import Store
@@ -235,8 +235,7 @@ def mutate(task: RawTask, pending: list[TestCase], digest: str, conftest: str,
     `stages.mutate`)."""
 
     todo = [(c, ev) for c in pending
-            if (ev := store.evidence_for(c.case_id, c.round)) is not None
-            and ev.passed and ev.mutation is None]
+            if awaits_mutants(ev := store.evidence_for(c.case_id, c.round))]
     if options.mutation_cap <= 0 or not todo:
         return
     report(task.id, f"mutants: {len(todo)} case(s) against up to {options.mutation_cap}")

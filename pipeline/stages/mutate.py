@@ -36,6 +36,11 @@ def round_reports(store: Store, task_id: str, input_hash: str) -> list[dict[str,
     return [json.loads(r[0]) for r in rows]
 
 
+def awaits_mutants(evidence: Evidence | None) -> bool:
+    """A version that passed the execution gate and has not met the mutants yet."""
+    return evidence is not None and evidence.passed and evidence.mutation is None
+
+
 def mutate_round(
     task: RawTask,
     evidence: list[tuple[TestCase, Evidence]],
@@ -55,7 +60,7 @@ def mutate_round(
     with the kills (the evidence and the round's mutant statuses land in one transaction).
 
     Raises ServiceError if the unmutated oracle does not start."""
-    passing = [(c, ev) for c, ev in evidence if ev.passed and ev.mutation is None]
+    passing = [(c, ev) for c, ev in evidence if awaits_mutants(ev)]
     if cap <= 0 or not passing:
         return []
     rnd = passing[0][0].round
