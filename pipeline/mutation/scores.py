@@ -163,8 +163,7 @@ def merge_rounds(
         state = status[mid]
         if state == "ran":
             state = "killed" if killers[mid] else "survived"
-        detail.append(info | {"status": state, "killed_by": killers[mid] if state == "killed"
-                              else []})
+        detail.append(info | {"status": state, "killed_by": killers[mid]})
     killed_count = sum(1 for d in detail if d["status"] == "killed")
     counts = Counter(status.values())
     return {
