@@ -9,6 +9,10 @@ setup() {
     echo "setup: installing a JDK (needed by the Java task's oracle)"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jdk-headless >/dev/null
   fi
+  if [ "${REPOGENESIS_NO_BROWSER:-}" != 1 ] && [ ! -x /usr/bin/chromium ]; then
+    echo "setup: installing Debian's chromium (the Area Chair app's and the report's browser tests)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
   if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
   fi
