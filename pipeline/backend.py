@@ -15,6 +15,7 @@ from pipeline.rubric import Rubric
 
 class Backend(Protocol):
     name: str  # "offline" or e.g. "llm"
+    reviewer_count: int  # reviews per case version; the router needs this many valid ones
 
     def generate(self, task_id: str, spec: Spec, readme: str) -> list[TestCase]:
         """Round-0 test cases for one task."""
@@ -36,6 +37,7 @@ class OfflineBackend:
     """Spec-driven generator, three evidence-based reviewers, evidence-driven refine."""
 
     name = "offline"
+    reviewer_count = 3  # execution, static analysis, spec alignment (offline.REVIEWERS)
 
     def generate(self, task_id: str, spec: Spec, readme: str) -> list[TestCase]:
         from pipeline.offline.generate import generate_cases

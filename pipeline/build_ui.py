@@ -65,6 +65,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
     bars = _Bars(console) if live else None
     options = BuildOptions(
         data_dir=data, seed=settings.split_seed, verified_share=settings.verified_share,
+        prefer_expert=settings.split_prefer_expert,
         max_rounds=settings.max_rounds, runs=settings.oracle_runs,
         startup_timeout_s=settings.startup_timeout_s, test_timeout_s=settings.test_timeout_s,
         case_timeout_s=settings.case_timeout_s, mutation_cap=settings.mutation_cap,

@@ -194,8 +194,12 @@ def build(
 ) -> None:
     """Run every stage on data/raw and write data/verified and data/train (resumable)."""
     from pipeline.build_ui import run_build
+    from pipeline.stages.splitlock import LockError
 
-    run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch)
+    try:
+        run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch)
+    except LockError as exc:
+        fail(str(exc))
 
 
 @app.command()
@@ -331,3 +335,36 @@ def ledger(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
         emit_json(summary)
     else:
         typer.echo(format_ledger(summary))
+
+
+@app.command()
+def resplit(
+    seed: Annotated[str, typer.Option("--seed", help="Seed of the new assignment.")],
+    share: Annotated[float | None, typer.Option(
+        "--share", min=0.0, max=1.0, help="Verified share per level (default: config).")] = None,
+    data: DataOpt = Path("data"),
+) -> None:
+    """Reshuffle every `auto` task's split on purpose; prints what moved (data/splits.lock)."""
+    from pipeline.config import load_settings
+    from pipeline.stages.resplit import lock_path
+    from pipeline.stages.resplit import resplit as do_resplit
+    from pipeline.stages.splitlock import LockError
+    from pipeline.store import Store
+
+    settings = load_settings()
+    chosen = settings.verified_share if share is None else share
+    if not (data / "raw").is_dir():
+        fail(f"no {data / 'raw'}; pass --data DIR holding raw/")
+    store = Store.open(state_db(data)) if state_db(data).is_file() else None
+    try:
+        moved = do_resplit(data, store, seed, chosen, settings.split_prefer_expert)
+    except LockError as exc:
+        fail(str(exc))
+    finally:
+        if store is not None:
+            store.close()
+    for task_id, old, new in moved:
+        typer.echo(f"{task_id}: {old} -> {new}")
+    typer.echo(f"{len(moved)} task(s) moved; wrote {lock_path(data)}"
+               + ("; run `repogenesis build` to republish (only split-dependent routes are "
+                  "decided again)" if moved else ""))

@@ -32,10 +32,14 @@ class Settings(BaseSettings):
     case_timeout_s: float = Field(30.0, gt=0, description="Limit for one test case.")
     mutation_cap: int = Field(16, ge=0, description="Mutants per task (0: no mutant runs).")
     mutation_jobs: int | None = Field(None, ge=1, description="Mutants run at once (cores).")
-    max_rounds: int = Field(5, ge=0, le=20, description="Refine rounds before a discard.")
+    max_rounds: int | None = Field(None, ge=0, le=20, description="Refine rounds before a "
+                                   "discard; default: the rubric's routing.max_refine_rounds.")
     oracle_runs: int = Field(2, ge=1, le=10, description="Runs on fresh oracles per round.")
     split_seed: str = Field("repogenesis", description="Seed of the auto split choice.")
-    verified_share: float = Field(0.5, ge=0, le=1, description="Share of auto tasks verified.")
+    verified_share: float = Field(0.28, ge=0, le=1, description="Share of new auto tasks "
+                                  "verified, per difficulty level (the paper: 30 of 106).")
+    split_prefer_expert: bool = Field(True, description="Expert-written auto tasks go to "
+                                      "verified first, as in the paper.")
 
     @classmethod
     def settings_customise_sources(

@@ -47,11 +47,13 @@ class Dimension(BaseModel):
 
 
 class Routing(BaseModel):
+    """The router's thresholds; required here so the YAML is their only home."""
+
     model_config = ConfigDict(extra="forbid")
-    accept_mean: float = 7.0
-    conflict_spread: int = 3
-    max_refine_rounds: int = 5
-    failing_is_rejected: bool = True
+    accept_mean: float = Field(ge=0)
+    conflict_spread: int = Field(ge=0)
+    max_refine_rounds: int = Field(ge=0, le=20)
+    failing_is_rejected: bool
 
 
 class Range(BaseModel):
@@ -64,7 +66,7 @@ class Rubric(BaseModel):
     version: int
     name: str
     total: Range = Field(default_factory=Range)
-    routing: Routing = Field(default_factory=Routing)
+    routing: Routing
     terms: dict[str, str] = Field(default_factory=dict)
     dimensions: list[Dimension]
     hash: str = ""  # filled by load_rubric / from_text; not part of the hashed content

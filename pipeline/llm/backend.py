@@ -208,6 +208,11 @@ class LLMBackend:
             digest.update(path.read_bytes())
         return digest.hexdigest()[:12]
 
+    @property
+    def reviewer_count(self) -> int:
+        """One review per configured reviewer: the router needs this many valid ones."""
+        return len(self.settings.reviewers)
+
     # --- shared -----------------------------------------------------------------------------
 
     def _request(self, ref: str, stage: str, messages: list[Message]) -> LLMRequest:

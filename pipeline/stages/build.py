@@ -1,7 +1,9 @@
 """`build`: every stage, per task, resumable.
 
 Each task is built from its own inputs alone; its input hash (task files, rubric, pipeline
-version, resolved split) decides whether stored work still stands. Within a task, every step
+version) decides whether stored work still stands. The split is not part of it: it comes from
+task.toml or `data/splits.lock` (see `stages.resplit`), and a moved task only has its
+split-dependent routes decided again. Within a task, every step
 is stored before the next starts (cases, then evidence, then reviews, then the route and any
 refined version in one transaction), so a build killed at any point resumes where it stood.
 """
@@ -17,14 +19,15 @@ from pipeline.backend import Backend, OfflineBackend
 from pipeline.execution import EnvError, ServiceError, ensure_task_env
 from pipeline.offline.generate import conftest_source, module_source
 from pipeline.records import TASK_ID_RE, Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
-from pipeline.rubric import Rubric, load_rubric, rubric_hash
+from pipeline.rubric import Routing, Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
 from pipeline.stages.existing import existing_cases, existing_conftest
 from pipeline.stages.mutate import awaits_mutants, mutate_round
+from pipeline.stages.resplit import locked_splits, move_task
 from pipeline.stages.routing import route_case, unchanged_refine
-from pipeline.stages.split import assign_auto_splits
+from pipeline.stages.splitlock import AutoTask
 from pipeline.store import Store
 from pipeline.tasks import RawTask, TaskError, discover_tasks, load_task
 
@@ -46,8 +49,9 @@ def _no_tick(stage: str, done: int, more: int) -> None:
 class BuildOptions:
     data_dir: Path
     seed: str = "repogenesis"
-    verified_share: float = 0.5
-    max_rounds: int = 5
+    verified_share: float = 0.28
+    prefer_expert: bool = True
+    max_rounds: int | None = None  # None: the rubric's routing.max_refine_rounds
     runs: int = 2
     startup_timeout_s: float = 90.0
     test_timeout_s: float = 300.0
@@ -121,10 +125,25 @@ def _storable_id(name: str) -> bool:
     return TASK_ID_RE.match(name) is not None
 
 
-def resolve_splits(prepared: list[Prepared], seed: str, share: float) -> dict[str, str]:
-    auto = [(p.task.id, p.difficulty.level) for p in prepared if p.task.config.split == "auto"]
-    chosen = assign_auto_splits(auto, seed, share)
+def resolve_splits(prepared: list[Prepared], options: BuildOptions) -> dict[str, str]:
+    """task.toml's split, or for `auto` tasks the locked one (recorded now if new)."""
+    auto = [AutoTask(p.task.id, p.difficulty.level, p.task.config.source)
+            for p in prepared if p.task.config.split == "auto"]
+    chosen = locked_splits(options.data_dir, auto, options.seed, options.verified_share,
+                           options.prefer_expert)
     return {p.task.id: chosen.get(p.task.id, p.task.config.split) for p in prepared}
+
+
+def routing_rules(rubric: Rubric, options: BuildOptions) -> Routing:
+    """The rubric's routing block; a configured `max_rounds` overrides its refine budget."""
+    if options.max_rounds is None:
+        return rubric.routing
+    return rubric.routing.model_copy(update={"max_refine_rounds": options.max_rounds})
+
+
+def reviewer_count(backend: Backend) -> int:
+    """How many reviews a case gets: the backend's number, three when it does not say."""
+    return int(getattr(backend, "reviewer_count", 3))
 
 
 def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResult]:
@@ -132,16 +151,16 @@ def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResul
     if options.only:
         dirs = [d for d in dirs if d.name in options.only]
     prepared = prepare(dirs, store, report)
-    splits = resolve_splits(prepared, options.seed, options.verified_share)
+    splits = resolve_splits(prepared, options)
     rubric = load_rubric()
-    extra = (f"{code_fingerprint()}:{rubric_hash()}:{options.max_rounds}:{options.runs}:"
+    rules = routing_rules(rubric, options)
+    extra = (f"{code_fingerprint()}:{rubric_hash()}:{rules.max_refine_rounds}:{options.runs}:"
              f"{options.backend.name}:mutants={options.mutation_cap}")
     results = []
     options.tick("tasks", 0, len(prepared))
     for item in prepared:
         split = splits[item.task.id]
-        results.append(build_task(item, split, f"{extra}:{split}", rubric, options, store,
-                                  report))
+        results.append(build_task(item, split, extra, rubric, options, store, report))
         options.tick("tasks", 1, 0)
     return results
 
@@ -151,6 +170,11 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     task = item.task
     digest = input_hash(task.dir, extra)
     row = store.get_task(task.id)
+    if row is not None and row.input_hash == digest and row.split not in (None, split):
+        rerouted = move_task(store, task.id, split, routing_rules(rubric, options),
+                             reviewer_count(options.backend))
+        report(task.id, f"moved from {row.split} to {split}: {rerouted} case(s) routed anew, "
+               "nothing else redone")
     if row is not None and row.input_hash == digest and row.state == "done":
         return TaskResult(task.id, "reused", split)
     if row is not None and row.input_hash != digest:
@@ -183,7 +207,7 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
     conftest = conftest_source(spec, task.config.port)
     human_conftest = existing_conftest(task.tests_dir)
-    for rnd in range(options.max_rounds + 1):
+    for rnd in range(routing_rules(rubric, options).max_refine_rounds + 1):
         pending = [c for c in store.cases_for_round(task.id, rnd) if not _routed(store, c)]
         if not pending:
             continue
@@ -260,9 +284,11 @@ def review_and_route(
     """Reviews (model calls, outside any transaction) and the pure routing decision."""
     evidence = store.evidence_for(case.case_id, case.round)
     reviews = store.reviews_for(case.case_id, case.round)
-    if len(reviews) < 3:
+    if len(reviews) < reviewer_count(options.backend):
         reviews = options.backend.review(case, evidence, spec, readme, rubric)
-    decision = route_case(evidence, reviews, case.round, split, max_rounds=options.max_rounds)
+    decision = route_case(evidence, reviews, case.round, split,
+                          rules=routing_rules(rubric, options),
+                          reviewers=reviewer_count(options.backend))
     return case, evidence, reviews, decision
 
 

@@ -16,6 +16,11 @@ discarded at once (`unchanged_refine`), with the reason it was sent to refine.
 
 Rounds count from 0 (the generated version); `round >= max_rounds` means no refine is left.
 `split` is the split actually assigned: an `auto` task is routed as whatever it resolved to.
+
+The thresholds are the rubric's `routing` block (`rubrics/rubric.yaml`, read through
+`pipeline.rubric`) and the number of reviewers is the backend's: this module holds no copy of
+either, so editing the rubric changes what is accepted, not only what reviewers are told.
+`failing_is_rejected: false` lets the reviewers alone decide a case that fails on the oracle.
 """
 
 from __future__ import annotations
@@ -23,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.records import Evidence, Review, RouteDecision
+from pipeline.rubric import Routing
 
-REVIEWERS_NEEDED = 3
 _OUTPUT_CHARS = 160
 
 
@@ -34,11 +39,13 @@ def route_case(
     round: int,
     split: str,
     *,
-    max_rounds: int = 5,
-    accept_mean: float = 7.0,
-    conflict_spread: int = 3,
+    rules: Routing,
+    reviewers: int,
 ) -> RouteDecision:
-    """Route one case version from its oracle evidence and its reviews (see module doc)."""
+    """Route one case version from its oracle evidence and its reviews (see module doc);
+    `rules` is the rubric's routing block, `reviewers` how many reviews the backend gives."""
+    max_rounds, accept_mean = rules.max_refine_rounds, rules.accept_mean
+    conflict_spread = rules.conflict_spread
     if split not in ("verified", "train"):
         raise ValueError(f"route a case with its resolved split (verified|train), not {split!r}")
     case_id = evidence.case_id if evidence is not None else _case_id(reviews)
@@ -56,15 +63,15 @@ def route_case(
         return RouteDecision(case_id=case_id, round=round, route=route, reason=reason,
                              discard_reason=discard, mean=mean, spread=spread)
 
-    failure = _oracle_failure(evidence)
+    failure = _oracle_failure(evidence) if rules.failing_is_rejected else None
     if failure is not None:
         if last_round:
             return decide("discarded", f"{failure}; no refine left (round {round} of "
                           f"{max_rounds})", "fails_on_oracle")
         return decide("refine", failure)
 
-    if len(valid) < REVIEWERS_NEEDED:
-        why = _invalid_reason(reviews, len(valid))
+    if len(valid) < reviewers:
+        why = _invalid_reason(reviews, len(valid), reviewers)
         if split == "verified":
             return decide("area_chair", why)
         return decide("discarded", f"{why}; train split has no Area Chair", "invalid")
@@ -136,15 +143,15 @@ def _last_line(output: str) -> str:
     return line if len(line) <= _OUTPUT_CHARS else line[: _OUTPUT_CHARS - 1] + "…"
 
 
-def _invalid_reason(reviews: Sequence[Review], n_valid: int) -> str:
+def _invalid_reason(reviews: Sequence[Review], n_valid: int, needed: int) -> str:
     failed = [r for r in {r.reviewer: r for r in reviews}.values() if r.scores is None]
     named = "; ".join(f"{r.reviewer} failed" + (f" ({r.error})" if r.error else "")
                       for r in failed)
-    missing = REVIEWERS_NEEDED - n_valid - len(failed)
+    missing = needed - n_valid - len(failed)
     parts = [named] if named else []
     if missing > 0:
         parts.append(f"{missing} review{'s' if missing > 1 else ''} missing")
-    return f"only {n_valid} of {REVIEWERS_NEEDED} valid reviews: " + "; ".join(parts)
+    return f"only {n_valid} of {needed} valid reviews: " + "; ".join(parts)
 
 
 def _num(x: float, threshold: float | None = None) -> str:

@@ -6,9 +6,7 @@ that was killed and resumed writes the same bytes as one that was not.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
 import shutil
 import textwrap
 from collections import defaultdict
@@ -24,18 +22,14 @@ SPLITS = ("verified", "train")
 def assign_auto_splits(
     tasks: Iterable[tuple[str, str]], seed: str, verified_share: float
 ) -> dict[str, str]:
-    """Split `auto` tasks (id, level) so each difficulty level gives `verified_share` of its
-    tasks to verified (rounded half up), choosing by a seeded hash of the id."""
-    by_level: dict[str, list[str]] = defaultdict(list)
-    for task_id, level in tasks:
-        by_level[level].append(task_id)
-    out: dict[str, str] = {}
-    for ids in by_level.values():
-        ranked = sorted(ids, key=lambda i: hashlib.sha256(f"{seed}:{i}".encode()).hexdigest())
-        quota = math.floor(verified_share * len(ranked) + 0.5)
-        for position, task_id in enumerate(ranked):
-            out[task_id] = "verified" if position < quota else "train"
-    return out
+    """Split `auto` tasks (id, level) from scratch so each difficulty level gives
+    `verified_share` of its tasks to verified (rounded half up), by a seeded hash of the id.
+    Builds go through the lock (`stages.splitlock`), which counts tasks already placed."""
+    from pipeline.stages.splitlock import AutoTask, assign
+
+    chosen = assign([AutoTask(i, level, "") for i, level in tasks], {}, seed, verified_share,
+                    prefer_expert=False)
+    return {task_id: entry.split for task_id, entry in chosen.items()}
 
 
 def case_file(case: TestCase) -> str:

@@ -5,7 +5,20 @@ from __future__ import annotations
 import pytest
 
 from pipeline.records import Evidence, Review, RunResult, Scores
-from pipeline.stages.routing import route_case
+from pipeline.rubric import load_rubric
+from pipeline.stages import routing
+
+RULES = load_rubric().routing  # the shipped rubric: accept_mean 7, spread 3, 5 rounds
+
+
+def route_case(*args, **kw):
+    """The router with the shipped rubric's rules and three reviewers, unless overridden."""
+    rules = RULES.model_copy(update={k: kw.pop(k) for k in list(kw) if k in (
+        "accept_mean", "conflict_spread", "failing_is_rejected")})
+    if "max_rounds" in kw:
+        rules = rules.model_copy(update={"max_refine_rounds": kw.pop("max_rounds")})
+    kw.setdefault("reviewers", 3)
+    return routing.route_case(*args, rules=rules, **kw)
 
 CASE = "t1::test_create_item"
 
@@ -197,3 +210,14 @@ def test_a_refine_that_changes_nothing_is_discarded_at_once() -> None:
     broken = route((9, 9, 9), evidence=failing)
     assert broken.route == "refine"
     assert unchanged_refine(broken, failing).discard_reason == "fails_on_oracle"
+
+
+def test_failing_is_rejected_false_lets_reviewers_decide() -> None:
+    failed = Evidence(case_id=CASE, round=0, runs=[RunResult(outcome="failed")] * 2)
+    assert route((8, 8, 8), evidence=failed).route == "refine"
+    assert route((8, 8, 8), evidence=failed, failing_is_rejected=False).route == "accepted"
+
+
+def test_reviewer_count_comes_from_the_caller() -> None:
+    assert route((8, 8), reviewers=2).route == "accepted"
+    assert route((8, 8, 8), reviewers=4).reason == "only 3 of 4 valid reviews: 1 review missing"

@@ -1,0 +1,122 @@
+"""Stable split membership: the lock, incremental quotas, expert preference, resplit, moves."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tiny_store import build_tiny_store
+
+from pipeline.rubric import load_rubric
+from pipeline.stages.resplit import locked_splits, move_task, resplit
+from pipeline.stages.splitlock import AutoTask, Entry, LockError, assign, read_lock, write_lock
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def pool(n: int, level: str = "Easy", source: str = "github", start: int = 0):
+    return [AutoTask(f"{level.lower()}-{i}", level, source) for i in range(start, start + n)]
+
+
+def test_selecting_one_task_then_all_never_moves_it(tmp_path: Path) -> None:
+    tasks = pool(10)
+    first = locked_splits(tmp_path, [tasks[3]], "s", 0.3, True)
+    everyone = locked_splits(tmp_path, tasks, "s", 0.3, True)
+    assert everyone[tasks[3].id] == first[tasks[3].id]
+    # and asking again with any selection gives the recorded answer
+    assert locked_splits(tmp_path, tasks[2:5], "s", 0.3, True) == {
+        t.id: everyone[t.id] for t in tasks[2:5]}
+
+
+def test_adding_tasks_moves_no_existing_one_and_keeps_the_share(tmp_path: Path) -> None:
+    before = locked_splits(tmp_path, pool(10), "s", 0.3, True)
+    after = locked_splits(tmp_path, pool(10) + pool(10, start=10), "s", 0.3, True)
+    assert {k: after[k] for k in before} == before
+    assert sum(v == "verified" for v in before.values()) == 3
+    assert sum(v == "verified" for v in after.values()) == 6  # 0.3 * 20
+
+
+def test_one_at_a_time_keeps_the_share_per_level() -> None:
+    locked: dict[str, Entry] = {}
+    for task in pool(25) + pool(8, "Hard"):
+        locked |= assign([task], locked, "s", 0.28)
+    easy = [e for e in locked.values() if e.level == "Easy"]
+    hard = [e for e in locked.values() if e.level == "Hard"]
+    assert sum(e.split == "verified" for e in easy) == 7  # round(0.28 * 25) = 7
+    assert sum(e.split == "verified" for e in hard) == 2  # round(0.28 * 8) = 2
+
+
+def test_expert_written_tasks_are_preferred_for_verified() -> None:
+    tasks = pool(6, source="github") + [AutoTask("x-1", "Easy", "expert"),
+                                        AutoTask("x-2", "Easy", "expert")]
+    chosen = assign(tasks, {}, "s", 0.25)
+    assert {i for i, e in chosen.items() if e.split == "verified"} == {"x-1", "x-2"}
+    unpreferred = assign(tasks, {}, "s", 0.25, prefer_expert=False)
+    assert sum(e.split == "verified" for e in unpreferred.values()) == 2
+
+
+def test_lock_file_round_trips_and_bad_lines_are_named(tmp_path: Path) -> None:
+    entries = assign(pool(4), {}, "s", 0.5)
+    write_lock(tmp_path / "splits.lock", entries)
+    assert read_lock(tmp_path / "splits.lock") == entries
+    (tmp_path / "bad.lock").write_text("a verified Easy expert\nb maybe Easy expert\n")
+    with pytest.raises(LockError, match=r"bad.lock:2: .*b maybe"):
+        read_lock(tmp_path / "bad.lock")
+
+
+def raw_task(raw: Path, task_id: str, source: str = "expert", split: str = "auto") -> None:
+    d = raw / task_id
+    (d / "oracle").mkdir(parents=True)
+    (d / "task.toml").write_text(
+        f'id = "{task_id}"\nlanguage = "python"\nframework = "flask"\ndomain = "x"\n'
+        f'source = "{source}"\nport = 8080\nsplit = "{split}"\n')
+    (d / "README.md").write_text("# T\n\n### GET /items\n")
+    (d / "oracle" / "app.py").write_text("def f():\n    return 1\n")
+
+
+def test_resplit_cli_says_what_moved_and_fixed_tasks_stay(tmp_path: Path) -> None:
+    for i in range(6):
+        raw_task(tmp_path / "raw", f"t{i}")
+    raw_task(tmp_path / "raw", "fixed", split="verified")
+
+    def run(*args: str) -> str:
+        out = subprocess.run([sys.executable, "-m", "pipeline", "resplit", *args,
+                              "--data", str(tmp_path)], capture_output=True, text=True,
+                             cwd=ROOT, check=True)
+        return out.stdout
+
+    run("--seed", "a", "--share", "0.5")
+    before = read_lock(tmp_path / "splits.lock")
+    assert "fixed" not in before and len(before) == 6
+    shown = run("--seed", "b", "--share", "0.5")
+    after = read_lock(tmp_path / "splits.lock")
+    moved = {i for i in before if before[i].split != after[i].split}
+    assert moved, "seeds a and b should place at least one task differently"
+    for task_id in moved:
+        assert f"{task_id}: {before[task_id].split} -> {after[task_id].split}" in shown
+    assert f"{len(moved)} task(s) moved" in shown
+    assert resplit(tmp_path, None, "b", 0.5, True) == []  # same policy: nothing moves
+
+
+def test_moving_a_task_reroutes_only_split_dependent_cases(tmp_path: Path) -> None:
+    store = build_tiny_store(tmp_path / "state.db")
+    rules = load_rubric().routing
+    cases_before = store.latest_cases("alpha")
+    reviews_before = store.all_reviews("alpha")
+    routes_before = {c.case_id: store.latest_route(c.case_id) for c in cases_before}
+    assert move_task(store, "alpha", "train", rules, 3) == 1
+    assert store.get_task("alpha").split == "train"
+    assert store.latest_cases("alpha") == cases_before
+    assert store.all_reviews("alpha") == reviews_before
+    for case in cases_before:
+        now = store.latest_route(case.case_id)
+        if case.name == "test_case_4":  # the conflict: Area Chair on verified only
+            assert routes_before[case.case_id].route == "area_chair"
+            assert (now.route, now.discard_reason) == ("discarded", "conflict")
+        else:
+            assert now == routes_before[case.case_id]
+    assert move_task(store, "alpha", "verified", rules, 3) == 1
+    assert store.latest_route("alpha::test_case_4").route == "area_chair"
+    store.close()
