@@ -220,22 +220,33 @@ def status(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
 
 
 @app.command()
-def reliability(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
-    """Krippendorff's alpha of the reviewers (interval), in total and per dimension."""
-    from pipeline.stages.reliability import reliability as compute
+def reliability(
+    as_json: JsonOpt = False,
+    split: Annotated[str, typer.Option(help="verified, train or all.")] = "verified",
+    round: Annotated[int | None, typer.Option("--round", min=0, help="One round only.")] = None,
+    by_rubric: Annotated[bool, typer.Option("--by-rubric", help="Alpha per rubric version.")
+                         ] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap intervals.")] = 0,
+    resamples: Annotated[int, typer.Option(min=1, help="Bootstrap resamples.")] = 1000,
+    data: DataOpt = Path("data"),
+) -> None:
+    """Reviewer agreement: Krippendorff's alpha with 95% intervals, pairwise, shares, offsets."""
+    from pipeline.reports.figures import figure_lines, store_figures
     from pipeline.store import Store
 
     if not state_db(data).is_file():
         fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
     with Store.open(state_db(data)) as store:
-        result = compute(store.all_reviews())
+        try:
+            result = store_figures(store, split, round, by_rubric=by_rubric, seed=seed,
+                                   resamples=resamples)
+        except ValueError as exc:
+            fail(str(exc))
     if as_json:
         emit_json(result)
         return
-    for key, value in result["alpha"].items():
-        shown = f"{value:.3f}" if value is not None else f"undefined ({result['undefined'][key]})"
-        typer.echo(f"alpha {key:12} {shown}")
-    typer.echo(f"units {result['units']}, reviewers {', '.join(result['reviewers'])}")
+    for line in figure_lines(result):
+        typer.echo(line)
 
 
 @app.command()

@@ -341,12 +341,21 @@ class Store:
             (case_id, round),
         )]
 
-    def all_reviews(self, task_id: str | None = None) -> list[Review]:
-        """Every stored review (of one task, or all), for the reliability report."""
+    def all_reviews(self, task_id: str | None = None, *, split: str | None = None,
+                    round: int | None = None) -> list[Review]:
+        """Every stored review (of one task, or all; of one split's tasks and one round when
+        given), for the reliability figures."""
+        where, params = [], []
+        for clause, value in (("t.task_id = ?", task_id), ("k.split = ?", split),
+                              ("r.round = ?", round)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
         sql = ("SELECT r.* FROM reviews r JOIN test_cases t USING (case_id, round)"
-               + (" WHERE t.task_id = ?" if task_id else "")
+               " JOIN tasks k ON k.id = t.task_id"
+               + (" WHERE " + " AND ".join(where) if where else "")
                + " ORDER BY r.case_id, r.round, r.reviewer")
-        return [_review(r) for r in self._query(sql, (task_id,) if task_id else ())]
+        return [_review(r) for r in self._query(sql, tuple(params))]
 
     def save_route(self, decision: RouteDecision) -> None:
         """Append a transition; the case's current state is its latest route."""

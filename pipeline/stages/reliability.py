@@ -35,7 +35,7 @@ def reliability(reviews: Sequence[Review]) -> dict[str, Any]:
     """
     units = sorted({(r.case_id, r.round) for r in reviews})
     reviewers = sorted({r.reviewer for r in reviews})
-    matrices = _matrices(reviews, units, reviewers)
+    matrices = matrices_of(reviews, units, reviewers)
     alpha: dict[str, float | None] = {}
     undefined: dict[str, str] = {}
     for key in KEYS:
@@ -52,7 +52,12 @@ def reliability(reviews: Sequence[Review]) -> dict[str, Any]:
 
 def interval_alpha(matrix: np.ndarray) -> tuple[float | None, str | None]:
     """(alpha, None), or (None, why) when alpha is undefined for this matrix."""
-    pairable = _pairable(matrix)
+    return alpha_of(matrix, "interval")
+
+
+def alpha_of(matrix: np.ndarray, level: str) -> tuple[float | None, str | None]:
+    """Alpha at `level` (interval | ordinal), or (None, why) when it is undefined."""
+    pairable = pairable_units(matrix)
     if pairable.shape[1] < 2:
         return None, (f"fewer than two units with two or more ratings "
                       f"({pairable.shape[1]} such unit{'s' if pairable.shape[1] != 1 else ''})")
@@ -63,7 +68,7 @@ def interval_alpha(matrix: np.ndarray) -> tuple[float | None, str | None]:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore", RuntimeWarning)
             value = float(krippendorff.alpha(reliability_data=pairable,
-                                              level_of_measurement="interval"))
+                                              level_of_measurement=level))
     except ValueError as exc:  # the guards above should make this unreachable
         return None, f"krippendorff: {exc}"
     if math.isnan(value):
@@ -71,7 +76,7 @@ def interval_alpha(matrix: np.ndarray) -> tuple[float | None, str | None]:
     return value, None
 
 
-def _matrices(
+def matrices_of(
     reviews: Sequence[Review], units: list[tuple[str, int]], reviewers: list[str]
 ) -> dict[str, np.ndarray]:
     col = {u: j for j, u in enumerate(units)}
@@ -87,7 +92,7 @@ def _matrices(
     return out
 
 
-def _pairable(matrix: np.ndarray) -> np.ndarray:
+def pairable_units(matrix: np.ndarray) -> np.ndarray:
     """Only units with at least two ratings take part in alpha (others add no pairs)."""
     if matrix.size == 0:
         return matrix.reshape(matrix.shape[0], 0)
@@ -97,7 +102,7 @@ def _pairable(matrix: np.ndarray) -> np.ndarray:
 
 def _within(totals: np.ndarray) -> tuple[float | None, str | None]:
     """Fraction of pairable units whose totals' spread (max - min) is at most two points."""
-    pairable = _pairable(totals)
+    pairable = pairable_units(totals)
     if pairable.shape[1] == 0:
         return None, "no unit with two or more valid reviews"
     with np.errstate(all="ignore"):
