@@ -379,3 +379,26 @@ def resplit(
     typer.echo(f"{len(moved)} task(s) moved; wrote {lock_path(data)}"
                + ("; run `repogenesis build` to republish (only split-dependent routes are "
                   "decided again)" if moved else ""))
+
+
+@app.command("export")
+def export_cmd(
+    out: Annotated[Path, typer.Option("--out", help="Folder for the exported files.")],
+    fmt: Annotated[str, typer.Option("--format", help="parquet or jsonl.")] = "parquet",
+    all_cases: Annotated[bool, typer.Option("--all-cases", help="Also the unpublished cases, "
+                                            "with their route.")] = False,
+    data: DataOpt = Path("data"),
+) -> None:
+    """Published tasks, test cases and reviews as parquet or jsonl (pandas, HF datasets)."""
+    from pipeline.reports.export import ExportError, export
+    from pipeline.store import Store
+
+    if not state_db(data).is_file():
+        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    with Store.open(state_db(data)) as store:
+        try:
+            counts = export(store, data, out, fmt, all_cases=all_cases)
+        except ExportError as exc:
+            fail(str(exc))
+    typer.echo(f"wrote {counts['tasks']} task(s), {counts['cases']} case(s) and "
+               f"{counts['reviews']} review(s) as {fmt} in {out} (columns: {out}/COLUMNS.md)")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tiny_store import build_tiny_store
+from tiny_store import build_tiny_store, write_raw
 
 from pipeline.rubric import load_rubric
 from pipeline.stages.resplit import locked_splits, move_task, resplit
@@ -66,20 +66,10 @@ def test_lock_file_round_trips_and_bad_lines_are_named(tmp_path: Path) -> None:
         read_lock(tmp_path / "bad.lock")
 
 
-def raw_task(raw: Path, task_id: str, source: str = "expert", split: str = "auto") -> None:
-    d = raw / task_id
-    (d / "oracle").mkdir(parents=True)
-    (d / "task.toml").write_text(
-        f'id = "{task_id}"\nlanguage = "python"\nframework = "flask"\ndomain = "x"\n'
-        f'source = "{source}"\nport = 8080\nsplit = "{split}"\n')
-    (d / "README.md").write_text("# T\n\n### GET /items\n")
-    (d / "oracle" / "app.py").write_text("def f():\n    return 1\n")
-
-
 def test_resplit_cli_says_what_moved_and_fixed_tasks_stay(tmp_path: Path) -> None:
     for i in range(6):
-        raw_task(tmp_path / "raw", f"t{i}")
-    raw_task(tmp_path / "raw", "fixed", split="verified")
+        write_raw(tmp_path / "raw", f"t{i}")
+    write_raw(tmp_path / "raw", "fixed", split="verified")
 
     def run(*args: str) -> str:
         out = subprocess.run([sys.executable, "-m", "pipeline", "resplit", *args,

@@ -85,3 +85,25 @@ def build_tiny_store(path: Path, seed: int = 7, cases_per_task: int = 6) -> Stor
                                                reason=f"{route} (tiny)", discard_reason=why,
                                                mean=mean, spread=max(totals) - min(totals)))
     return store
+
+
+def write_raw(raw: Path, task_id: str, source: str = "expert", split: str = "auto",
+              license: str | None = None) -> None:
+    """A minimal raw task folder (enough for load_task; never started)."""
+    d = raw / task_id
+    (d / "oracle").mkdir(parents=True)
+    upstream = (f'\n[upstream]\nurl = "https://example.org/{task_id}"\ncommit = "abc"\n'
+                f'license = "{license}"\n') if license else ""
+    (d / "task.toml").write_text(
+        f'id = "{task_id}"\nlanguage = "python"\nframework = "flask"\ndomain = "d-{task_id}"\n'
+        f'source = "{source}"\nport = 8080\nsplit = "{split}"\n{upstream}')
+    (d / "README.md").write_text(README)
+    (d / "oracle" / "app.py").write_text("def f():\n    return 1\n")
+
+
+def build_tiny_data(data: Path) -> Store:
+    """data/raw with the tiny tasks, and their store at data/.repogenesis/state.db."""
+    for task_id, (split, _) in TASKS.items():
+        write_raw(data / "raw", task_id, source="github" if task_id == "beta" else "expert",
+                  split=split, license="MIT" if task_id == "beta" else None)
+    return build_tiny_store(data / ".repogenesis" / "state.db")

@@ -1,0 +1,185 @@
+"""The tables behind the report, the dataset cards and the export, as pandas DataFrames.
+
+One place decides what "published" means (a done task of a split whose raw task still exists;
+its accepted cases, Area Chair accepts included -- `stages.publish.accepted_cases`), so the
+report, the cards and the exported files cannot disagree with `data/<split>/`.
+Rows are sorted and carry no timestamps: the same store gives the same tables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.records import RUBRIC_DIMENSIONS
+from pipeline.rubric import rubric_hash
+from pipeline.stages.mutate import suite_mutation
+from pipeline.stages.publish import accepted_cases
+from pipeline.stages.split import SPLITS
+from pipeline.store import Store
+from pipeline.tasks import RawTask, TaskError, discover_tasks, load_task
+
+TASK_COLUMNS = {
+    "id": "task id (data/<split>/<id>)",
+    "split": "verified | train",
+    "language": "python | java",
+    "framework": "web framework of the oracle",
+    "domain": "what the service is about",
+    "source": "github (collected) | expert (written for the benchmark)",
+    "difficulty": "Easy | Medium | Hard",
+    "difficulty_score": "weighted composite score S",
+    "endpoints": "documented endpoints in README.md",
+    "tests": "published (accepted) test cases",
+    "mutation_score": "killed / valid mutants of the oracle by the published suite (null: none)",
+    "rubric_hash": "hash of the rubric the reviews used",
+    "license": "upstream licence (collected tasks); null for expert-written ones",
+    "upstream_url": "upstream repository (collected tasks)",
+    "upstream_commit": "upstream commit (collected tasks)",
+}
+CASE_COLUMNS = {
+    "case_id": "<task id>::<test function name>, stable across rounds",
+    "task_id": "task id",
+    "split": "split of the task",
+    "round": "refine round of this version (0: as generated)",
+    "category": "api_compliance | error_handling | edge_case | integration",
+    "name": "test function name",
+    "origin": "generated | existing (human-written) | refined",
+    "author": "who wrote this version (provider:model, offline or human)",
+    "endpoints": "documented endpoints the case targets, ';'-separated",
+    "route": "accepted | area_chair | refine | discarded (latest route)",
+    "discard_reason": "low_quality | conflict | fails_on_oracle | invalid (null otherwise)",
+    "reason": "why it was routed so",
+    "chair_decision": "the Area Chair's latest decision on this version (null: none)",
+    "published": "true when the case ships in data/<split>/<id>/tests",
+    "reviews": "valid reviews of this version",
+    "mean_total": "mean of the reviewers' totals (0-10)",
+    "min_total": "lowest total",
+    "max_total": "highest total",
+    "oracle_runs": "runs on the oracle, ';'-separated outcomes",
+    "code": "the test function's source",
+}
+# Column types where not text, per table: the export writes them explicitly, so a column that
+# is empty in one build (no mutants ran, no Area Chair yet) keeps its type.
+TYPES = {
+    "tasks": {"difficulty_score": "float64", "endpoints": "int64", "tests": "int64",
+              "mutation_score": "float64"},
+    "cases": {"round": "int64", "published": "bool", "reviews": "int64",
+              "mean_total": "float64", "min_total": "int64", "max_total": "int64"},
+    "reviews": {"round": "int64", "total": "int64", **dict.fromkeys(RUBRIC_DIMENSIONS, "int64")},
+}
+REVIEW_COLUMNS = {
+    "case_id": "the case", "round": "its version", "task_id": "task id", "split": "split",
+    "reviewer": "reviewer (provider:model or offline:<name>)",
+    **{d: f"{d} score" for d in RUBRIC_DIMENSIONS},
+    "total": "sum of the four dimensions (0-10)", "rubric_hash": "rubric the reviewer used",
+}
+
+
+def raw_tasks(data_dir: Path) -> dict[str, RawTask]:
+    """The loadable tasks of data/raw by id (an unloadable one publishes nothing)."""
+    out = {}
+    for task_dir in discover_tasks(data_dir / "raw"):
+        try:
+            out[task_dir.name] = load_task(task_dir)
+        except TaskError:
+            continue
+    return out
+
+
+def published_rows(store: Store, tasks: dict[str, RawTask]) -> list[Any]:
+    return [row for row in store.tasks() if row.id in tasks and row.state == "done"
+            and row.split in SPLITS and row.spec is not None]
+
+
+def tasks_table(store: Store, tasks: dict[str, RawTask]) -> pd.DataFrame:
+    """One row per published task (columns: TASK_COLUMNS)."""
+    rows = []
+    for row in published_rows(store, tasks):
+        task = tasks[row.id]
+        cases = [c for c, _ in accepted_cases(store, row.id)]
+        mutation = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
+        upstream = task.config.upstream
+        rows.append({
+            "id": row.id, "split": row.split, "language": task.config.language,
+            "framework": task.config.framework, "domain": task.config.domain,
+            "source": task.config.source,
+            "difficulty": row.difficulty.level if row.difficulty else None,
+            "difficulty_score": row.difficulty.score if row.difficulty else None,
+            "endpoints": len(row.spec.endpoints), "tests": len(cases),
+            "mutation_score": mutation["score"] if mutation else None,
+            "rubric_hash": rubric_hash(),
+            "license": upstream.license if upstream else None,
+            "upstream_url": upstream.url if upstream else None,
+            "upstream_commit": upstream.commit if upstream else None,
+        })
+    return pd.DataFrame(rows, columns=list(TASK_COLUMNS))
+
+
+def cases_table(store: Store, tasks: dict[str, RawTask], *, all_cases: bool = False
+                ) -> pd.DataFrame:
+    """One row per published test case; `all_cases` adds every other latest case version of
+    the published tasks with its route (columns: CASE_COLUMNS)."""
+    rows = []
+    for row in published_rows(store, tasks):
+        published = {c.case_id for c, _ in accepted_cases(store, row.id)}
+        for case in store.latest_cases(row.id):
+            if case.case_id not in published and not all_cases:
+                continue
+            route = store.latest_route(case.case_id)
+            decisions = [d for d in store.ac_decisions(case.case_id) if d.round == case.round]
+            totals = [r.scores.total for r in store.reviews_for(case.case_id, case.round)
+                      if r.scores is not None]
+            evidence = store.evidence_for(case.case_id, case.round)
+            rows.append({
+                "case_id": case.case_id, "task_id": row.id, "split": row.split,
+                "round": case.round, "category": case.category, "name": case.name,
+                "origin": case.origin, "author": case.author,
+                "endpoints": ";".join(case.endpoints),
+                "route": route.route if route else None,
+                "discard_reason": route.discard_reason if route else None,
+                "reason": route.reason if route else None,
+                "chair_decision": decisions[-1].decision if decisions else None,
+                "published": case.case_id in published, "reviews": len(totals),
+                "mean_total": sum(totals) / len(totals) if totals else None,
+                "min_total": min(totals) if totals else None,
+                "max_total": max(totals) if totals else None,
+                "oracle_runs": ";".join(r.outcome for r in evidence.runs) if evidence else "",
+                "code": case.code,
+            })
+    return pd.DataFrame(rows, columns=list(CASE_COLUMNS))
+
+
+def reviews_table(store: Store, cases: pd.DataFrame) -> pd.DataFrame:
+    """One row per review of the case versions in `cases` (columns: REVIEW_COLUMNS)."""
+    rows = []
+    for case in cases.itertuples(index=False):
+        for r in store.reviews_for(case.case_id, case.round):
+            if r.scores is None:
+                continue
+            rows.append({"case_id": r.case_id, "round": r.round, "task_id": case.task_id,
+                         "split": case.split, "reviewer": r.reviewer,
+                         **{d: getattr(r.scores, d) for d in RUBRIC_DIMENSIONS},
+                         "total": r.scores.total, "rubric_hash": r.rubric_hash})
+    return pd.DataFrame(rows, columns=list(REVIEW_COLUMNS))
+
+
+def funnel(store: Store, task_ids: list[str]) -> dict[str, int]:
+    """Every case of the tasks by its latest route: generated, accepted, refined at least once,
+    with the Area Chair, discarded by reason."""
+    out: dict[str, int] = {"generated": 0, "refined": 0, "accepted": 0, "area_chair": 0,
+                           "refine": 0}
+    for task_id in task_ids:
+        for case in store.latest_cases(task_id):
+            out["generated"] += 1
+            out["refined"] += case.round > 0
+            route = store.latest_route(case.case_id)
+            if route is None:
+                continue
+            key = route.route if route.route != "discarded" else \
+                f"discarded:{route.discard_reason or 'unspecified'}"
+            out[key] = out.get(key, 0) + 1
+    order = list(out)[:5]  # generated, refined, then the live routes; discards by reason
+    return dict(sorted(out.items(), key=lambda kv: (
+        order.index(kv[0]) if kv[0] in order else len(order), kv[0])))
