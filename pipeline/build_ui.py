@@ -29,6 +29,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
               fallback: bool = False, batch: bool = False) -> None:
     from pipeline.execution import install_signal_handlers
     from pipeline.execution.reaper import reap_orphans
+    from pipeline.reports.card import write_cards
     from pipeline.stages.build import BuildOptions, build
     from pipeline.stages.publish import publish
     from pipeline.store import Store
@@ -89,6 +90,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
             except TaskError:
                 continue
         written = publish(data, store, tasks)
+        write_cards(data, store, tasks)
         status = task_status(store)
     print_status(status, console, {r.task_id: r for r in results})
     console.print(f"wrote {written['verified']} verified and {written['train']} train task(s) "
