@@ -402,3 +402,23 @@ def export_cmd(
             fail(str(exc))
     typer.echo(f"wrote {counts['tasks']} task(s), {counts['cases']} case(s) and "
                f"{counts['reviews']} review(s) as {fmt} in {out} (columns: {out}/COLUMNS.md)")
+
+
+@app.command()
+def report(
+    out: Annotated[Path, typer.Option("--out", help="HTML file to write.")] = Path(
+        "report.html"),
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap intervals.")] = 0,
+    data: DataOpt = Path("data"),
+) -> None:
+    """One self-contained HTML report (inline SVG plots, nothing fetched)."""
+    from pipeline.reports.report import write_report
+    from pipeline.store import Store
+
+    if not state_db(data).is_file():
+        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    if out.is_dir():
+        fail(f"--out {out} is a folder; give a file name such as {out / 'report.html'}")
+    with Store.open(state_db(data)) as store:
+        path = write_report(store, data, out, seed)
+    typer.echo(f"wrote {path}")
