@@ -422,3 +422,60 @@ def report(
     with Store.open(state_db(data)) as store:
         path = write_report(store, data, out, seed)
     typer.echo(f"wrote {path}")
+
+
+@app.command()
+def calibrate(
+    sample: Annotated[int, typer.Option("--sample", min=1, help="Case versions to score.")
+                      ] = 150,
+    rubric: Annotated[Path | None, typer.Option("--rubric", help="Rubric YAML (default: "
+                                                "rubrics/rubric.yaml).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the sample and the interval.")] = 0,
+    offline: Annotated[bool, typer.Option("--offline", help="Offline reviewers even when "
+                                          "provider keys are set.")] = False,
+    as_json: JsonOpt = False,
+    data: DataOpt = Path("data"),
+) -> None:
+    """Score a fixed, stratified sample of stored cases with a rubric version; record alpha
+    with its interval in data/calibration.jsonl and show the trajectory."""
+    import os
+
+    from pydantic import ValidationError
+
+    from pipeline.llm import make_backend
+    from pipeline.llm.settings import ModeError, load_llm_settings, resolve_mode
+    from pipeline.reports.calibrate import HISTORY_NAME, read_history
+    from pipeline.reports.calibrate import calibrate as do_calibrate
+    from pipeline.rubric import load_rubric
+    from pipeline.store import Store
+
+    if not state_db(data).is_file():
+        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    try:
+        chosen = load_rubric(rubric)
+    except (OSError, ValueError, ValidationError) as exc:
+        fail(f"{rubric or 'rubrics/rubric.yaml'}: not a valid rubric "
+             f"({str(exc).splitlines()[0]}); start from a copy of rubrics/rubric.yaml")
+    llm_settings = load_llm_settings()
+    try:
+        mode = resolve_mode(llm_settings, os.environ, offline, False)
+    except ModeError as exc:
+        fail(str(exc))
+    with Store.open(state_db(data)) as store:
+        backend = make_backend(store, llm_settings) if mode == "llm" else None
+        try:
+            entry = do_calibrate(store, data, chosen, sample=sample, seed=seed, backend=backend)
+            history = read_history(data / HISTORY_NAME)
+        except ValueError as exc:
+            fail(str(exc))
+    if as_json:
+        emit_json({"entry": entry, "history": history})
+        return
+    for e in history:
+        alpha = "undefined" if e["alpha"] is None else f"{e['alpha']:.3f}"
+        ci = f" [{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]" if e.get("ci95") else ""
+        mark = "  <- this run" if e == entry else ""
+        typer.echo(f"rubric v{e['rubric_version']} {e['rubric_hash']} seed {e['seed']} "
+                   f"({e['backend']}): alpha {alpha}{ci} on {e['units']} cases{mark}")
+    if entry["alpha"] is None:
+        typer.echo(f"alpha undefined: {entry['undefined']}")

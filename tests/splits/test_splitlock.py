@@ -110,3 +110,29 @@ def test_moving_a_task_reroutes_only_split_dependent_cases(tmp_path: Path) -> No
     assert move_task(store, "alpha", "verified", rules, 3) == 1
     assert store.latest_route("alpha::test_case_4").route == "area_chair"
     store.close()
+
+
+def test_build_resolution_of_one_task_then_all_then_a_new_one(tmp_path: Path) -> None:
+    """Through the build's own steps: `build --task X` then a full build never move X, and a
+    task added to data/raw moves nobody."""
+    from pipeline.stages.build import BuildOptions, prepare, resolve_splits
+    from pipeline.store import Store
+
+    raw = tmp_path / "raw"
+    for i in range(8):
+        write_raw(raw, f"t{i}", source="github" if i % 2 else "expert")
+    write_raw(raw, "fixed", split="train")
+    options = BuildOptions(data_dir=tmp_path, seed="s", verified_share=0.28)
+    store = Store.open(tmp_path / "state.db")
+
+    def resolve(names: list[str]) -> dict[str, str]:
+        return resolve_splits(prepare([raw / n for n in names], store, print), options)
+
+    alone = resolve(["t5"])
+    everyone = resolve([f"t{i}" for i in range(8)] + ["fixed"])
+    assert everyone["t5"] == alone["t5"] and everyone["fixed"] == "train"
+    write_raw(raw, "t8")
+    grown = resolve([f"t{i}" for i in range(9)] + ["fixed"])
+    assert {k: grown[k] for k in everyone} == everyone
+    assert "fixed" not in read_lock(tmp_path / "splits.lock")
+    store.close()
