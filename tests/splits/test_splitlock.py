@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tiny_store import build_tiny_store, write_raw
+from tiny_store import build_tiny_data, build_tiny_store, write_raw
 
 from pipeline.rubric import load_rubric
 from pipeline.stages.resplit import locked_splits, move_task, resplit
@@ -135,4 +135,36 @@ def test_build_resolution_of_one_task_then_all_then_a_new_one(tmp_path: Path) ->
     grown = resolve([f"t{i}" for i in range(9)] + ["fixed"])
     assert {k: grown[k] for k in everyone} == everyone
     assert "fixed" not in read_lock(tmp_path / "splits.lock")
+    store.close()
+
+
+class NoWork:
+    """A backend that fails the test if the build asks it for anything."""
+
+    name = "offline"
+    reviewer_count = 3
+
+    def __getattr__(self, attr: str):
+        raise AssertionError(f"a moved task must not call the backend ({attr})")
+
+
+def test_build_of_a_moved_task_redoes_nothing_but_its_split_routes(tmp_path: Path) -> None:
+    from pipeline.rubric import load_rubric
+    from pipeline.stages.build import BuildOptions, build_task, input_hash, prepare
+
+    data = tmp_path / "data"
+    store = build_tiny_data(data)
+    item = prepare([data / "raw" / "alpha"], store, print)[0]
+    extra = "same-inputs"
+    store.upsert_task("alpha", input_hash=input_hash(item.task.dir, extra))
+    cases = store.latest_cases("alpha")
+    reviews = store.all_reviews("alpha")
+    options = BuildOptions(data_dir=data, backend=NoWork())
+    said: list[str] = []
+    result = build_task(item, "train", extra, load_rubric(), options, store,
+                        lambda _task, message: said.append(message))
+    assert (result.state, result.split) == ("reused", "train")
+    assert said == ["moved from verified to train: 1 case(s) routed anew, nothing else redone"]
+    assert store.latest_cases("alpha") == cases and store.all_reviews("alpha") == reviews
+    assert store.latest_route("alpha::test_case_4").discard_reason == "conflict"
     store.close()

@@ -20,6 +20,7 @@ import pytest
 
 from pipeline.execution import ensure_task_env, free_port, run_pytest, start_service
 from pipeline.stages.build import BuildOptions, build
+from pipeline.stages.splitlock import read_lock
 from pipeline.store import Store
 from pipeline.tasks import load_task
 
@@ -63,6 +64,7 @@ def _without_attribution(task_json: dict) -> dict:
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     data = tmp_path_factory.mktemp("build") / "data"
     shutil.copytree(RAW, data / "raw")
+    shutil.copyfile(RAW.parent / "splits.lock", data / "splits.lock")  # the recorded splits
     proc = cli(data, "build")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "offline" in proc.stdout
@@ -88,6 +90,8 @@ def test_every_task_is_written_with_tests_in_three_categories(built: Path) -> No
             assert len(case["scores"]["reviews"]) == 3
         configured = load_task(RAW / task_id).config.split
         assert configured in ("auto", split)
+        if configured == "auto":
+            assert read_lock(RAW.parent / "splits.lock")[task_id].split == split
 
 
 def test_accepted_tests_pass_when_run_by_hand_against_their_oracles(built: Path) -> None:
