@@ -3,8 +3,9 @@
 Three files (tasks, cases, reviews) plus COLUMNS.md describing every column. They load with
 `pandas.read_parquet` / `pandas.read_json(lines=True)` and with
 `datasets.load_dataset("parquet", data_files={"tasks": ".../tasks.parquet", ...})`.
-Reviews are their own table (one row per reviewer and case version) so every score stays a
-plain integer column, whatever reviewers a build used.
+Reviews are their own table (one row per reviewer and reviewed case version, every round) so
+every score stays a plain integer column whatever reviewers a build used, and the reliability
+figures can be recomputed from the files alone.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def export(store: Store, data_dir: Path, out: Path, fmt: str, *, all_cases: bool
     tasks = raw_tasks(data_dir)
     tables = {"tasks": tasks_table(store, tasks)}
     tables["cases"] = cases_table(store, tasks, all_cases=all_cases)
-    tables["reviews"] = reviews_table(store, tables["cases"])
+    tables["reviews"] = reviews_table(store, tasks)
     out.mkdir(parents=True, exist_ok=True)
     for name, frame in tables.items():
         if fmt == "parquet":
@@ -88,7 +89,8 @@ def columns_doc(fmt: str, all_cases: bool) -> str:
         f"Format: {fmt}. `tasks`: one row per published task; `cases`: one row per "
         + ("test case of a published task (latest version, published or not, with its route)"
            if all_cases else "published test case")
-        + "; `reviews`: one row per valid review of those case versions.\n",
+        + "; `reviews`: one row per valid review of every reviewed version (every round) of "
+        "the published tasks, the rows `repogenesis reliability` computes alpha from.\n",
         "```python\nimport pandas as pd\n"
         + (f"tasks = pd.read_parquet('tasks.{fmt}')\n" if fmt == "parquet"
            else f"tasks = pd.read_json('tasks.{fmt}', lines=True)\n")

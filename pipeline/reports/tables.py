@@ -70,7 +70,8 @@ TYPES = {
     "reviews": {"round": "int64", "total": "int64", **dict.fromkeys(RUBRIC_DIMENSIONS, "int64")},
 }
 REVIEW_COLUMNS = {
-    "case_id": "the case", "round": "its version", "task_id": "task id", "split": "split",
+    "case_id": "the case", "round": "the reviewed version (every round, not only the latest)",
+    "task_id": "task id", "split": "split",
     "reviewer": "reviewer (provider:model or offline:<name>)",
     **{d: f"{d} score" for d in RUBRIC_DIMENSIONS},
     "total": "sum of the four dimensions (0-10)", "rubric_hash": "rubric the reviewer used",
@@ -151,15 +152,16 @@ def cases_table(store: Store, tasks: dict[str, RawTask], *, all_cases: bool = Fa
     return pd.DataFrame(rows, columns=list(CASE_COLUMNS))
 
 
-def reviews_table(store: Store, cases: pd.DataFrame) -> pd.DataFrame:
-    """One row per review of the case versions in `cases` (columns: REVIEW_COLUMNS)."""
+def reviews_table(store: Store, tasks: dict[str, RawTask]) -> pd.DataFrame:
+    """One row per valid review of every reviewed case version (every round) of the published
+    tasks: the rows the reliability figures are computed from (columns: REVIEW_COLUMNS)."""
     rows = []
-    for case in cases.itertuples(index=False):
-        for r in store.reviews_for(case.case_id, case.round):
+    for row in published_rows(store, tasks):
+        for r in store.all_reviews(row.id):
             if r.scores is None:
                 continue
-            rows.append({"case_id": r.case_id, "round": r.round, "task_id": case.task_id,
-                         "split": case.split, "reviewer": r.reviewer,
+            rows.append({"case_id": r.case_id, "round": r.round, "task_id": row.id,
+                         "split": row.split, "reviewer": r.reviewer,
                          **{d: getattr(r.scores, d) for d in RUBRIC_DIMENSIONS},
                          "total": r.scores.total, "rubric_hash": r.rubric_hash})
     return pd.DataFrame(rows, columns=list(REVIEW_COLUMNS))

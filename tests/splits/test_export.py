@@ -6,29 +6,31 @@ import subprocess
 import sys
 from pathlib import Path
 
+import krippendorff
 import pandas as pd
 import pytest
 from tiny_store import build_tiny_data
 
 from pipeline.reports.export import export
+from pipeline.reports.figures import store_figures
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def expected(store) -> tuple[dict, dict]:
     """Straight from the store's records, not through the export's tables: the published
-    case versions and every valid review of them."""
+    case versions, and every valid review of every round of the tasks."""
     cases, reviews = {}, {}
     for task in store.tasks():
         for case in store.latest_cases(task.id):
-            route = store.latest_route(case.case_id)
-            if route.route != "accepted":
-                continue
-            cases[case.case_id] = (task.id, task.split, case.round, case.category, case.code)
-            for r in store.reviews_for(case.case_id, case.round):
-                reviews[(case.case_id, r.reviewer)] = (r.scores.correctness, r.scores.coverage,
-                                                       r.scores.readability,
-                                                       r.scores.relevance, r.scores.total)
+            for rnd in range(case.round + 1):
+                for r in store.reviews_for(case.case_id, rnd):
+                    reviews[(case.case_id, rnd, r.reviewer)] = (
+                        r.scores.correctness, r.scores.coverage, r.scores.readability,
+                        r.scores.relevance, r.scores.total)
+            if store.latest_route(case.case_id).route == "accepted":
+                cases[case.case_id] = (task.id, task.split, case.round, case.category,
+                                       case.code)
     return cases, reviews
 
 
@@ -52,13 +54,29 @@ def test_export_round_trips_with_pandas(tmp_path: Path, fmt: str) -> None:
                  for r in cases.itertuples()}
     assert got_cases == want_cases
     assert cases["published"].all()
-    got_reviews = {(r.case_id, r.reviewer): (int(r.correctness), int(r.coverage),
-                                             int(r.readability), int(r.relevance),
-                                             int(r.total)) for r in reviews.itertuples()}
+    got_reviews = {(r.case_id, int(r.round), r.reviewer): (
+        int(r.correctness), int(r.coverage), int(r.readability), int(r.relevance),
+        int(r.total)) for r in reviews.itertuples()}
     assert got_reviews == want_reviews
-    means = reviews.groupby("case_id")["total"].mean()
+    means = reviews.groupby(["case_id", "round"])["total"].mean()
     for row in cases.itertuples():
-        assert row.mean_total == pytest.approx(means[row.case_id])
+        assert row.mean_total == pytest.approx(means[(row.case_id, row.round)])
+    store.close()
+
+
+def test_alpha_recomputed_from_the_export_matches_reliability(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    store = build_tiny_data(data)
+    export(store, data, tmp_path / "out", "parquet")
+    reviews = pd.read_parquet(tmp_path / "out" / "reviews.parquet")
+    for split in ("verified", "train"):
+        rows = reviews[reviews["split"] == split]
+        matrix = rows.pivot_table(index="reviewer", columns=["case_id", "round"],
+                                  values="total").to_numpy(dtype=float)
+        want = krippendorff.alpha(reliability_data=matrix, level_of_measurement="interval")
+        got = store_figures(store, split, resamples=10)
+        assert got["alpha"]["total"]["interval"] == pytest.approx(want)
+        assert got["units"] == matrix.shape[1]
     assert "| `mean_total` |" in (tmp_path / "out" / "COLUMNS.md").read_text()
     store.close()
 
