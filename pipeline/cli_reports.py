@@ -84,7 +84,10 @@ def report(
     if out.is_dir():
         fail(f"--out {out} is a folder; give a file name such as {out / 'report.html'}")
     with Store.open(state_db(data)) as store:
-        path = write_report(store, data, out, seed)
+        try:
+            path = write_report(store, data, out, seed)
+        except ValueError as exc:  # a damaged data/calibration.jsonl line, named
+            fail(str(exc))
     typer.echo(f"wrote {path}")
 
 
