@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from pipeline.offline import gen_api, gen_errors, gen_flows
+from pipeline.offline import gen_api, gen_behaviour, gen_errors, gen_flows
 from pipeline.offline.conftest_template import render_conftest
 from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
@@ -95,6 +95,10 @@ def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
             yield case
 
 
+def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:
+    return gen_behaviour.behaviour_cases(w)
+
+
 def _unique_names(cases: list[Case]) -> None:
     seen: dict[str, int] = {}
     for case in cases:
@@ -109,7 +113,7 @@ def generate_cases(task_id: str, spec: Spec) -> list[TestCase]:
     model = build_model(spec)
     w = Writer(model)
     builders: list[Callable[[Writer, Model], Iterable[Case | None]]] = [
-        _endpoint_cases, _resource_cases, _auth_cases]
+        _endpoint_cases, _resource_cases, _auth_cases, _behaviour_cases]
     cases = [c for build in builders for c in build(w, model) if c is not None]
     _unique_names(cases)
     out = []
