@@ -35,7 +35,7 @@ JSON_WORDS = ("json", "object")
 PARAM_WORDS = ("param", "limit", "offset", "page", "size", "query", "not an integer", "range")
 
 
-def _validation_code(ep: Endpoint) -> int | None:
+def validation_code(ep: Endpoint) -> int | None:
     if error_code(ep, 422):
         return 422
     if error_code(ep, 400, *VALIDATION_WORDS) and not error_code(ep, 400, *JSON_WORDS):
@@ -59,7 +59,7 @@ def _start(w: Writer, res: Resource, name: str) -> tuple[Case, dict[str, str]] |
 
 
 def create_empty(w: Writer, res: Resource) -> Case | None:
-    code = _validation_code(res.create) if res.create else None
+    code = validation_code(res.create) if res.create else None
     if code is None or res.create is None:
         return None
     made = _start(w, res, f"test_create_{res.noun}_with_empty_body_returns_{code}")
