@@ -1,0 +1,135 @@
+"""The offline generator writes behaviour tests: values, filters, pages, guards, error codes.
+
+Unit tests read the generated code (fast); the slow tests run generated suites against the
+bundled oracles and against realistic faulty copies of them (`faulty_oracles.py`).
+"""
+
+from __future__ import annotations
+
+import ast
+import tempfile
+from pathlib import Path
+
+import pytest
+from faulty_oracles import FAULTS, apply_fault
+
+from pipeline.offline.gen_docs import error_tokens, error_value_asserts
+from pipeline.offline.generate import generate_cases
+from pipeline.records import Endpoint, Param, Spec
+from pipeline.spec import load_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+RAW = ROOT / "data" / "raw"
+TASKS = sorted(p for p in RAW.iterdir() if (p / "task.toml").is_file())
+
+
+def _cases(task: str) -> dict[str, str]:
+    return {c.name: c.code for c in generate_cases(task, load_spec(RAW / task / "README.md"))}
+
+
+def test_error_tokens_read_the_documented_codes() -> None:
+    ep = Endpoint(method="POST", path="/x", status_codes={
+        409: "code_taken — the custom code is already used",
+        422: "invalid_url, invalid_code or invalid_expiry",
+        404: "（NOTE_NOT_FOUND）", 400: "if the body is not JSON"})
+    assert error_tokens(ep, 409) == ("code_taken",)
+    assert error_tokens(ep, 422) == ("invalid_url", "invalid_code", "invalid_expiry")
+    assert error_tokens(ep, 404) == ("NOTE_NOT_FOUND",)
+    assert error_tokens(ep, 400) == ()
+    assert error_tokens(ep, 500) == ()
+
+
+def test_error_value_asserts_follow_the_error_format() -> None:
+    nested = error_value_asserts("r", {"error": {"code": "x_y", "message": "m"}}, 409, ("a_b",))
+    assert nested == ['assert r.json()["error"]["code"] == "a_b", r.text']
+    flat = error_value_asserts("r", {"error": "file_not_found", "message": "m"}, 404, ("c_d",))
+    assert flat == ['assert r.json()["error"] == "c_d", r.text']
+    problem = error_value_asserts("r", {"type": "about:blank", "status": 409}, 409, ())
+    assert problem == ['assert r.json()["status"] == 409']
+    assert error_value_asserts("r", None, 409, ("a_b",)) == []
+
+
+def test_redirect_target_is_the_stored_url() -> None:
+    code = _cases("url-shortener")["test_get_r_returns_302"]
+    assert 'assert result.headers["Location"] == payload["url"]' in code
+
+
+def test_guarded_delete_expects_documented_conflict_and_record_survives() -> None:
+    code = _cases("library-books")["test_delete_book_in_guarded_state_returns_409"]
+    lines = [ln.strip() for ln in code.splitlines()]
+    loan = lines.index(next(ln for ln in lines if "/loan" in ln and "session.post" in ln))
+    refused = lines.index(next(ln for ln in lines if ln.startswith("refused = session.delete")))
+    assert loan < refused
+    assert 'assert refused.json()["error"]["code"] == "book_on_loan", refused.text' in lines
+    assert 'assert still.json()["id"] == book_id' in lines
+
+
+def test_tag_filter_expects_exactly_the_marked_record() -> None:
+    cases = _cases("library-books")
+    code = cases["test_list_books_filtered_by_tag_returns_only_matching_book"]
+    assert 'params={"tag": wanted}' in code
+    assert 'assert [record["id"] for record in listed.json()["items"]] == [match_id]' in code
+    notes = _cases("secure-notes")
+    assert "test_list_notes_filtered_by_tag_returns_only_matching_note" in notes
+
+
+def test_update_is_read_back_with_the_values_sent() -> None:
+    code = _cases("library-books")["test_put_book_applies_changes"]
+    assert "reread = session.get(" in code
+    assert 'assert stored["title"] == changes["title"]' in code
+    assert 'assert stored["year"] == changes["year"]' in code
+
+
+def test_rule_cases_from_documented_ranges_and_required_fields() -> None:
+    spec = Spec(endpoints=[Endpoint(
+        method="POST", path="/widgets", status_codes={201: "created", 422: "invalid body"},
+        request_example={"name": "w", "size": 3},
+        params=[Param(name="name", location="body", type="string", required=True),
+                Param(name="size", location="body", type="integer", required=False,
+                      description="1–10, default 5"),
+                Param(name="kind", location="body", type="string",
+                      description="one of small, large")])])
+    names = {c.name: c.code for c in generate_cases("w", spec)}
+    assert 'sent["size"] = 11' in names["test_post_widgets_with_size_above_range_returns_422"]
+    assert 'sent["size"] = 0' in names["test_post_widgets_with_size_below_range_returns_422"]
+    assert 'del sent["name"]' in names["test_post_widgets_without_name_returns_422"]
+    assert "test_post_widgets_with_unlisted_kind_returns_422" in names
+
+
+def _loops_asserting_over_response(tree: ast.AST) -> list[int]:
+    """Lines of `for` loops over a response's data whose body asserts."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For) and any(isinstance(n, ast.Assert) for n in ast.walk(node)):
+            out.append(node.lineno)
+    return out
+
+
+@pytest.mark.parametrize("task_dir", TASKS, ids=lambda p: p.name)
+def test_no_assertion_inside_a_loop(task_dir: Path) -> None:
+    for case in generate_cases(task_dir.name, load_spec(task_dir / "README.md")):
+        assert _loops_asserting_over_response(ast.parse(case.code)) == [], case.name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", FAULTS, ids=lambda f: f"{f.task}-{f.name}")
+def test_generated_suite_catches_realistic_fault(fault) -> None:
+    """The suite generated from the README fails on a faulty copy of the oracle."""
+    from pipeline.offline.gen_run import run_generated
+
+    with tempfile.TemporaryDirectory() as tmp:
+        task = apply_fault(RAW, fault, Path(tmp))
+        result = run_generated(task, runs=1)
+    assert result.outcomes, "the suite did not run"
+    assert result.failing(), f"no generated test caught {fault.name}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task", sorted({f.task for f in FAULTS}))
+def test_generated_suite_passes_on_the_clean_oracle(task: str) -> None:
+    """The same suites pass on the golden implementation, twice (once in reverse order)."""
+    from pipeline.offline.gen_run import first_error, run_generated
+
+    result = run_generated(RAW / task, runs=2)
+    failing = {n: first_error(result.outputs.get(n, "")) for n in result.failing()}
+    assert len(result.outcomes) == 2 and failing == {}
