@@ -10,11 +10,12 @@ import re
 from typing import Any
 
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
-from pipeline.offline.gen_common import VERBS, action_name, bind
-from pipeline.offline.gen_errors import validation_code
+from pipeline.offline.gen_common import VERBS, action_name, bind, thing
+from pipeline.offline.gen_errors import PARAM_WORDS, validation_code
 from pipeline.offline.gen_model import (
     UNSAFE_PATH,
     Resource,
+    error_code,
     has_reference,
     payload_of,
     response_doc,
@@ -22,6 +23,7 @@ from pipeline.offline.gen_model import (
 from pipeline.records import Endpoint, Param
 
 _RANGE = re.compile(r"(?<![\w.])(-?\d+)\s*(?:–|—|-|\.\.|to)\s*(-?\d+)(?![\w.])")
+_MIN = re.compile(r"(?:≥|>=)\s*(-?\d+)(?![\w.])")
 _CHARS = re.compile(r"characters|chars|字符|length|长度", re.I)
 _ONE_OF = re.compile(r"\bone of\b\s*:?\s*([^.;()]+)", re.I)
 _DEFAULT = re.compile(r"\bdefault(?:s to)?\s*:?\s*`?([^\s`,;)]+)`?", re.I)
@@ -173,6 +175,32 @@ def default_applied(w: Writer, ep: Endpoint) -> list[Case]:
     return out
 
 
+def _query_code(ep: Endpoint) -> int | None:
+    return next((c for c in (400, 422) if error_code(ep, c, *PARAM_WORDS)), None)
+
+
+def query_out_of_range(w: Writer, ep: Endpoint) -> list[Case]:
+    """A list's numeric query parameter just outside its documented range (a cap, a page
+    number below the first) is refused with the documented status and code."""
+    code = _query_code(ep)
+    if ep.method != "GET" or "{" in ep.path or code is None or not w.model.reachable(ep):
+        return []
+    out: list[Case] = []
+    for param in [p for p in ep.params if p.location == "query"]:
+        bounds = _bounds(param)
+        low = _MIN.search(f"{param.type or ''} {param.description}")
+        sides = [("above", bounds[1] + 1), ("below", bounds[0] - 1)] if bounds else \
+            [("below", int(low.group(1)) - 1)] if low else []
+        for side, value in sides:
+            case = Case(f"test_list_{thing(ep.path)}_with_{param.name.lower()}_{side}_range_"
+                        f"returns_{code}", "edge_case")
+            case.add(w.call(case, "response", ep, {}, f"params={{{literal(param.name)}: {value}}}"),
+                     f"assert response.status_code == {code}, response.text",
+                     *w.errors("response", code))
+            out.append(case)
+    return out
+
+
 def rule_cases(w: Writer) -> list[Case | None]:
     """Every rule template over every documented endpoint, in document order."""
     out: list[Case | None] = []
@@ -180,5 +208,5 @@ def rule_cases(w: Writer) -> list[Case | None]:
         if ep.path in {e.path for e in (w.model.login, w.model.register) if e is not None}:
             continue
         out += missing_required(w, ep) + out_of_range(w, ep) + not_allowed(w, ep)
-        out += default_applied(w, ep)
+        out += default_applied(w, ep) + query_out_of_range(w, ep)
     return out

@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from pipeline.offline import gen_api, gen_behaviour, gen_errors, gen_flows, gen_rules
+from pipeline.offline import (
+    gen_api,
+    gen_batch,
+    gen_behaviour,
+    gen_errors,
+    gen_flows,
+    gen_rules,
+)
 from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
 from pipeline.offline.gen_model import Model, build_model
@@ -88,7 +95,7 @@ def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
 
 
 def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:
-    return gen_behaviour.behaviour_cases(w) + gen_rules.rule_cases(w)
+    return gen_behaviour.behaviour_cases(w) + gen_rules.rule_cases(w) + gen_batch.batch_cases(w)
 
 
 def _unique_names(cases: list[Case]) -> None:

@@ -133,3 +133,28 @@ def test_generated_suite_passes_on_the_clean_oracle(task: str) -> None:
     result = run_generated(RAW / task, runs=2)
     failing = {n: first_error(result.outputs.get(n, "")) for n in result.failing()}
     assert len(result.outcomes) == 2 and failing == {}
+
+
+def test_batch_sends_several_items_after_creating_what_they_reference() -> None:
+    code = _cases("order-desk")["test_post_orders_batch_with_two_orders_creates_both"]
+    lines = [ln.strip() for ln in code.splitlines()]
+    product = lines.index('ref0_made = session.post(f"{base_url}/products", json=ref0)')
+    batch = next(i for i, ln in enumerate(lines) if "/orders/batch" in ln)
+    assert product < batch
+    assert 'item1["items"][0]["sku"] = ref0["sku"]' in lines
+    assert 'assert [r["status"] for r in answer["results"]] == [201, 201]' in lines
+
+
+def test_list_caps_and_lower_bounds_are_tested() -> None:
+    cases = _cases("url-shortener")
+    above = cases["test_list_short_links_with_limit_above_range_returns_400"]
+    assert 'params={"limit": 201}' in above
+    assert '["error"]["code"] == "invalid_parameter"' in above
+    assert 'params={"offset": -1}' in cases[
+        "test_list_short_links_with_offset_below_range_returns_400"]
+
+
+def test_other_user_can_neither_change_nor_delete() -> None:
+    code = _cases("secure-notes")["test_other_user_cannot_change_or_delete_note"]
+    assert "headers=other_auth_headers" in code
+    assert 'assert still.json()["title"] == payload["title"]' in code
