@@ -28,6 +28,7 @@ from pipeline.offline.gen_docs import (
     is_text_filter,
     query_params,
     search_field,
+    sort_params,
 )
 from pipeline.offline.gen_model import (
     PAGE_PARAMS,
@@ -99,6 +100,14 @@ def _marker_edit(field: str, value: object, marker: str) -> str:
     if isinstance(value, list):
         return f"{{p}}[{literal(field)}] = [{marker}]"
     return f"{{p}}[{literal(field)}] = {marker}"
+
+
+def _shared_marker_edit(field: str, value: object, search: bool) -> str:
+    """Mark several records alike: for an exact filter the marker itself; for a search
+    `<marker> <n>` (unique per record, so a field that must be unique stays so)."""
+    if isinstance(value, list) or not search:
+        return _marker_edit(field, value, "marker")
+    return "{p}[" + literal(field) + '] = f"{marker} {len(created)}"'
 
 
 def _marker_source(value: object) -> str:
@@ -203,9 +212,7 @@ def pagination_case(w: Writer, res: Resource) -> Case | None:
     case = _start(f"test_list_{thing(ep.path)}_pages_split_created_{res.noun}s",
                   "edge_case", w, res)
     case.add(f"marker = {_marker_source(value)}")
-    edit = _marker_edit(field, value, "marker")
-    if not isinstance(value, list):
-        edit = "{p}[" + literal(field) + '] = f"{marker} {len(created)}"'
+    edit = _shared_marker_edit(field, value, param in SEARCH_PARAMS)
     ids = [_create(case, w, res, f"rec{i}", [edit]) for i in range(3)]
     first, second = ("0", "2") if by_offset else ("1", "2")
     r1 = _list(case, w, ep, "page_one", f"{{{literal(param)}: marker, {literal(page)}: {first}, "
@@ -247,6 +254,40 @@ def order_case(w: Writer, res: Resource) -> Case | None:
              f"positions = [{listed}.index(i) for i in ({ids[0]}, {ids[1]})]")
     case.add("assert positions[0] > positions[1]" if order == "newest"
              else "assert positions[0] < positions[1]")
+    return case
+
+
+def sort_case(w: Writer, res: Resource) -> Case | None:
+    """A documented sort on a numeric field, both directions, over two marked records."""
+    ep = _listing(w, res)
+    found = sort_params(ep, res.fields) if ep else None
+    narrow = _isolating(ep, res) if ep else None
+    if ep is None or found is None or narrow is None or not _usable(w, res):
+        return None
+    sort, named, direction = found
+    payload = res.payload or {}
+    field = next((f for f in named if isinstance(payload.get(f), int)
+                  and not isinstance(payload.get(f), bool) and f != narrow[1]), None)
+    if field is None:
+        return None
+    param, marked = narrow
+    value = payload[marked]
+    case = _start(f"test_list_{thing(ep.path)}_sorted_by_{field.lower()}_both_directions",
+                  "edge_case", w, res)
+    case.add(f"marker = {_marker_source(value)}")
+    edit = _shared_marker_edit(marked, value, param in SEARCH_PARAMS)
+    low = _create(case, w, res, "low", [edit, f"{{p}}[{literal(field)}] = {payload[field]}"])
+    high = _create(case, w, res, "high", [edit, f"{{p}}[{literal(field)}] = {payload[field] + 1}"])
+    up = f"{{{literal(param)}: marker, {literal(sort)}: {literal(field)}"
+    up += "}" if direction == "-" else f", {literal(direction)}: \"asc\"}}"
+    down = (f"{{{literal(param)}: marker, {literal(sort)}: {literal('-' + field)}}}"
+            if direction == "-" else
+            f"{{{literal(param)}: marker, {literal(sort)}: {literal(field)}, "
+            f"{literal(direction)}: \"desc\"}}")
+    r_up = _list(case, w, ep, "ascending", up)
+    r_down = _list(case, w, ep, "descending", down)
+    case.add(f"assert {_ids(r_up or '', res)} == [{low}, {high}]",
+             f"assert {_ids(r_down or '', res)} == [{high}, {low}]")
     return case
 
 
@@ -366,6 +407,7 @@ def behaviour_cases(w: Writer) -> list[Case | None]:
     for res in w.model.resources:
         out += filter_cases(w, res)
         out += [search_case(w, res), pagination_case(w, res), order_case(w, res),
+                sort_case(w, res),
                 list_grows(w, res), guarded_delete(w, res), other_user_cannot_change(w, res)]
     out.append(wrong_token(w))
     return out

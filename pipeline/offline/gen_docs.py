@@ -114,3 +114,26 @@ def default_order(ep: Endpoint) -> str | None:
     if OLDEST_FIRST.search(text):
         return "oldest"
     return None
+
+
+SORT_PARAMS = ("sort", "sort_by", "order_by", "sortBy", "orderBy")
+DIRECTION_PARAMS = ("order", "direction", "dir", "sort_order", "sortOrder")
+_DESC_PREFIX = re.compile(r"prefix(?:ed)? (?:with |by )?`?-`?|`-\w+`|leading `?-", re.I)
+
+
+def sort_params(ep: Endpoint, fields: dict[str, Any]) -> tuple[str, list[str], str] | None:
+    """(sort parameter, sortable fields it names, how to reverse: a direction parameter's
+    name, or "-" for a minus prefix) when the document describes sorting well enough."""
+    params = {p.name: p for p in query_params(ep)}
+    sort = next((params[n] for n in SORT_PARAMS if n in params), None)
+    if sort is None:
+        return None
+    named = [f for f in fields if re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])",
+                                            sort.description)]
+    direction = next((n for n in DIRECTION_PARAMS if n in params and n != sort.name
+                      and re.search(r"\basc\b", params[n].description, re.I)), None)
+    if direction is None and _DESC_PREFIX.search(sort.description):
+        direction = "-"
+    if not named or direction is None:
+        return None
+    return sort.name, named, direction

@@ -19,6 +19,7 @@ class Fault:
     file: str
     old: str
     new: str
+    root: str = "data/raw"  # the task's parent folder, from the repository root
 
 
 FAULTS = [
@@ -35,13 +36,17 @@ FAULTS = [
           "        return jsonify(_public({**book, **fields}))"),
     Fault("library-books", "page_off_by_one", "oracle/app.py",
           "start = (page - 1) * per_page", "start = page * per_page - per_page + 1"),
+    Fault("reading-list", "descending_sort_ignored", "oracle/app.py",
+          'reverse=order == "desc"', "reverse=False", "tests/offline/fixtures"),
+    Fault("reading-list", "shelf_filter_ignored", "oracle/app.py",
+          'and (shelf is None or b["shelf"] == shelf)', "", "tests/offline/fixtures"),
 ]
 
 
-def apply_fault(raw: Path, fault: Fault, dest: Path) -> Path:
+def apply_fault(repo: Path, fault: Fault, dest: Path) -> Path:
     """A copy of the task `fault.task` under `dest` with the fault's replacement made."""
     task = dest / fault.task
-    shutil.copytree(raw / fault.task, task)
+    shutil.copytree(repo / fault.root / fault.task, task)
     target = task / fault.file
     text = target.read_text(encoding="utf-8")
     if text.count(fault.old) != 1:

@@ -118,19 +118,19 @@ def test_generated_suite_catches_realistic_fault(fault) -> None:
     from pipeline.offline.gen_run import run_generated
 
     with tempfile.TemporaryDirectory() as tmp:
-        task = apply_fault(RAW, fault, Path(tmp))
+        task = apply_fault(ROOT, fault, Path(tmp))
         result = run_generated(task, runs=1)
     assert result.outcomes, "the suite did not run"
     assert result.failing(), f"no generated test caught {fault.name}"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("task", sorted({f.task for f in FAULTS}))
+@pytest.mark.parametrize("task", sorted({f"{f.root}/{f.task}" for f in FAULTS}))
 def test_generated_suite_passes_on_the_clean_oracle(task: str) -> None:
     """The same suites pass on the golden implementation, twice (once in reverse order)."""
     from pipeline.offline.gen_run import first_error, run_generated
 
-    result = run_generated(RAW / task, runs=2)
+    result = run_generated(ROOT / task, runs=2)
     failing = {n: first_error(result.outputs.get(n, "")) for n in result.failing()}
     assert len(result.outcomes) == 2 and failing == {}
 
