@@ -23,6 +23,7 @@ from pipeline.offline.gen_common import records_expr, thing
 from pipeline.offline.gen_docs import (
     CASE_INSENSITIVE,
     SUBSTRING,
+    allowed_values,
     default_order,
     filter_field,
     is_text_filter,
@@ -149,6 +150,37 @@ def _filter_case(w: Writer, res: Resource, ep: Endpoint, param: Param, field: st
         again = _list(case, w, ep, "upper", f"{{{literal(param.name)}: wanted.upper()}}")
         case.add(f"assert {_ids(again or '', res)} == [{wanted}]")
     return case
+
+
+def enum_filter_case(w: Writer, res: Resource) -> list[Case]:
+    """A filter over listed values (`priority=low / normal / high`): two records with
+    different values, narrowed by a search marker; each value returns its own record only."""
+    ep = _listing(w, res)
+    search = _search_param(ep) if ep else None
+    text = search_field(search, res.payload or {}) if search else None
+    if ep is None or search is None or text is None or not _usable(w, res):
+        return []
+    out = []
+    for param in query_params(ep):
+        field = filter_field(param, res.fields, res.payload or {})
+        values = allowed_values(param)
+        sent = (res.payload or {}).get(field or "")
+        if field is None or field == text or sent not in values:
+            continue
+        other = next(v for v in values if v != sent)
+        case = _start(f"test_list_{thing(ep.path)}_filtered_by_{param.name.lower()}_value_"
+                      f"returns_only_matching_{res.noun}", "api_compliance", w, res)
+        case.add(f"marker = {_marker_source(res.payload[text])}")
+        mark = _shared_marker_edit(text, res.payload[text], True)
+        first = _create(case, w, res, "first", [mark, f"{{p}}[{literal(field)}] = {literal(sent)}"])
+        second = _create(case, w, res, "second",
+                         [mark, f"{{p}}[{literal(field)}] = {literal(other)}"])
+        for var, value, want in (("listed", sent, first), ("listed_other", other, second)):
+            records = _list(case, w, ep, var, f"{{{literal(search.name)}: marker, "
+                                              f"{literal(param.name)}: {literal(value)}}}")
+            case.add(f"assert {_ids(records or '', res)} == [{want}]")
+        out.append(case)
+    return out
 
 
 def _search_param(ep: Endpoint) -> Param | None:
@@ -304,12 +336,21 @@ def list_grows(w: Writer, res: Resource) -> Case | None:
     case = _start(f"test_list_{thing(ep.path)}_grows_by_one_after_create", "integration", w, res)
     size = "len(before.json())" if total is None else f"before.json()[{literal(total)}]"
     after = "len(after.json())" if total is None else f"after.json()[{literal(total)}]"
+    narrow = _isolating(ep, res)
     case.add(w.call(case, "before", ep, {}), status_assert("before", ep))
-    new = _create(case, w, res, "new", [])
+    edits = []
+    if narrow is not None:
+        value = (res.payload or {})[narrow[1]]
+        case.add(f"marker = {_marker_source(value)}")
+        edits = [_marker_edit(narrow[1], value, "marker")]
+    new = _create(case, w, res, "new", edits)
     case.add(w.call(case, "after", ep, {}), status_assert("after", ep),
              f"assert {after} == {size} + 1")
     if total is None:
         case.add(f"assert {new} in {_ids('after.json()', res)}")
+    elif narrow is not None:
+        records = _list(case, w, ep, "found", f"{{{literal(narrow[0])}: marker}}")
+        case.add(f"assert {_ids(records or '', res)} == [{new}]")
     return case
 
 
@@ -405,7 +446,7 @@ def behaviour_cases(w: Writer) -> list[Case | None]:
     """Every behaviour template over the model's resources, in a fixed order."""
     out: list[Case | None] = []
     for res in w.model.resources:
-        out += filter_cases(w, res)
+        out += filter_cases(w, res) + enum_filter_case(w, res)
         out += [search_case(w, res), pagination_case(w, res), order_case(w, res),
                 sort_case(w, res),
                 list_grows(w, res), guarded_delete(w, res), other_user_cannot_change(w, res)]

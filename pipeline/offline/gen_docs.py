@@ -137,3 +137,12 @@ def sort_params(ep: Endpoint, fields: dict[str, Any]) -> tuple[str, list[str], s
     if not named or direction is None:
         return None
     return sort.name, named, direction
+
+
+def allowed_values(param: Param) -> list[str]:
+    """The values an enumerated parameter lists (`low / normal / high`, `one of a, b, c`)."""
+    text = re.sub(r"(?i)^.*?\bone of\b\s*:?", "", param.description)
+    text = re.split(r"[;.]|，|；", re.sub(r"\([^)]*\)|（[^）]*）", "", text))[0]
+    words = [w.strip("` ") for w in re.split(r"\s*(?:/|\||,|\bor\b)\s*", text)]
+    words = [w for w in words if re.fullmatch(r"[A-Za-z][\w-]*", w)]
+    return words if len(words) >= 2 and len(words) == len(set(words)) else []

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from faulty_oracles import FAULTS, apply_fault
 
-from pipeline.offline.gen_docs import error_tokens, error_value_asserts
+from pipeline.offline.gen_docs import allowed_values, error_tokens, error_value_asserts
 from pipeline.offline.generate import generate_cases
 from pipeline.records import Endpoint, Param, Spec
 from pipeline.spec import load_spec
@@ -23,8 +23,13 @@ RAW = ROOT / "data" / "raw"
 TASKS = sorted(p for p in RAW.iterdir() if (p / "task.toml").is_file())
 
 
+def _cases_of(task_dir: Path) -> dict[str, str]:
+    spec = load_spec(task_dir / "README.md")
+    return {c.name: c.code for c in generate_cases(task_dir.name, spec)}
+
+
 def _cases(task: str) -> dict[str, str]:
-    return {c.name: c.code for c in generate_cases(task, load_spec(RAW / task / "README.md"))}
+    return _cases_of(RAW / task)
 
 
 def test_error_tokens_read_the_documented_codes() -> None:
@@ -158,3 +163,29 @@ def test_other_user_can_neither_change_nor_delete() -> None:
     code = _cases("secure-notes")["test_other_user_cannot_change_or_delete_note"]
     assert "headers=other_auth_headers" in code
     assert 'assert still.json()["title"] == payload["title"]' in code
+
+
+def test_allowed_values_read_enumerations() -> None:
+    def values(text: str) -> list[str]:
+        return allowed_values(Param(name="p", description=text))
+
+    assert values("low / normal / high") == ["low", "normal", "high"]
+    assert values("one of pending, paid, shipped; anything else is a 400") == [
+        "pending", "paid", "shipped"]
+    assert values("`asc` (default) or `desc`") == ["asc", "desc"]
+    assert values("case-insensitive substring of the title") == []
+
+
+def test_enum_filter_checks_each_value_against_marked_records() -> None:
+    code = _cases("todo-tasks")[
+        "test_list_todos_filtered_by_priority_value_returns_only_matching_todo"]
+    assert '"priority": "high"}' in code and '"priority": "low"}' in code
+    assert 'assert [record["id"] for record in listed.json()] == [first_id]' in code
+    assert 'assert [record["id"] for record in listed_other.json()] == [second_id]' in code
+
+
+def test_sort_is_checked_in_both_directions() -> None:
+    code = _cases_of(ROOT / "tests" / "offline" / "fixtures" / "reading-list")[
+        "test_list_books_sorted_by_pages_both_directions"]
+    assert '"sort": "pages", "order": "asc"' in code and '"order": "desc"' in code
+    assert 'items"]] == [low_id, high_id]' in code and 'items"]] == [high_id, low_id]' in code
