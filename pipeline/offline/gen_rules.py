@@ -19,6 +19,7 @@ from pipeline.offline.gen_model import (
     has_reference,
     payload_of,
     response_doc,
+    success_status,
 )
 from pipeline.records import Endpoint, Param
 
@@ -201,6 +202,25 @@ def query_out_of_range(w: Writer, ep: Endpoint) -> list[Case]:
     return out
 
 
+def query_defaults(w: Writer, ep: Endpoint) -> Case | None:
+    """A list asked without paging parameters answers with their documented defaults."""
+    doc = response_doc(ep)
+    if (ep.method != "GET" or "{" in ep.path or not isinstance(doc, dict)
+            or success_status(ep) != 200 or not w.model.reachable(ep)):
+        return None
+    checks = []
+    for param in [p for p in ep.params if p.location == "query"]:
+        found, value = _default(param)
+        if found and isinstance(value, int) and isinstance(doc.get(param.name), int):
+            checks.append(f"assert body[{literal(param.name)}] == {value}")
+    if not checks:
+        return None
+    case = Case(f"test_list_{thing(ep.path)}_uses_documented_defaults", "edge_case")
+    case.add(w.call(case, "response", ep, {}), status_assert("response", ep),
+             "body = response.json()", *checks)
+    return case
+
+
 def rule_cases(w: Writer) -> list[Case | None]:
     """Every rule template over every documented endpoint, in document order."""
     out: list[Case | None] = []
@@ -208,5 +228,5 @@ def rule_cases(w: Writer) -> list[Case | None]:
         if ep.path in {e.path for e in (w.model.login, w.model.register) if e is not None}:
             continue
         out += missing_required(w, ep) + out_of_range(w, ep) + not_allowed(w, ep)
-        out += default_applied(w, ep) + query_out_of_range(w, ep)
+        out += default_applied(w, ep) + query_out_of_range(w, ep) + [query_defaults(w, ep)]
     return out

@@ -189,3 +189,8 @@ def test_sort_is_checked_in_both_directions() -> None:
         "test_list_books_sorted_by_pages_both_directions"]
     assert '"sort": "pages", "order": "asc"' in code and '"order": "desc"' in code
     assert 'items"]] == [low_id, high_id]' in code and 'items"]] == [high_id, low_id]' in code
+
+
+def test_documented_query_defaults_are_checked() -> None:
+    code = _cases("file-vault")["test_list_files_uses_documented_defaults"]
+    assert 'assert body["limit"] == 50' in code and 'assert body["offset"] == 0' in code
