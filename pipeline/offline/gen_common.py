@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.offline.gen_code import Case, Writer, field_asserts, literal
+from pipeline.offline.gen_code import Case, Writer, field_asserts, literal, status_assert
 from pipeline.offline.gen_model import (
     Model,
     Resource,
@@ -13,6 +13,7 @@ from pipeline.offline.gen_model import (
     response_doc,
     segments,
     snake,
+    success_status,
 )
 from pipeline.records import Endpoint
 
@@ -124,3 +125,27 @@ def query_param(model: Model, ep: Endpoint, names: tuple[str, ...]) -> str | Non
                 return name
     return None
 
+
+
+def _count_expr(res: Resource, var: str) -> str | None:
+    ep = res.listing
+    doc = response_doc(ep) if ep is not None else None
+    if isinstance(doc, list):
+        return f"len({var}.json())"
+    total = next((k for k in ("total", "count", "total_count") if isinstance(doc, dict)
+                  and isinstance(doc.get(k), int)), None)
+    return f"{var}.json()[{literal(total)}]" if total else None
+
+
+def no_write(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) -> list[str]:
+    """Count the collection now; the lines that check a refused write left it unchanged
+    (empty when the list's size cannot be read)."""
+    ep = res.listing
+    before = _count_expr(res, "count_before")
+    if ep is None or before is None or success_status(ep) != 200 or not w.model.reachable(ep):
+        return []
+    targets = list(case.endpoints)
+    case.add(w.call(case, "count_before", ep, bindings), status_assert("count_before", ep))
+    after_call = w.call(case, "count_after", ep, bindings)
+    case.endpoints[:] = targets  # counting is not what the case tests
+    return [after_call, f"assert {_count_expr(res, 'count_after')} == {before}"]

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
-from pipeline.offline.gen_common import VERBS, action_name, bind, thing
+from pipeline.offline.gen_common import VERBS, action_name, bind, no_write, thing
 from pipeline.offline.gen_errors import PARAM_WORDS, validation_code
 from pipeline.offline.gen_model import (
     UNSAFE_PATH,
@@ -58,9 +58,12 @@ def _start(w: Writer, ep: Endpoint, name: str) -> tuple[Case, dict[str, str], di
 
 
 def _refused(w: Writer, case: Case, ep: Endpoint, bindings: dict[str, str], code: int) -> None:
+    """Send `sent`, expect the refusal; a refused create must not have stored a record."""
+    res = _created_by(w, ep)
+    unchanged = no_write(w, case, res, bindings) if res is not None else []
     case.add(w.call(case, "response", ep, bindings, "json=sent"),
              f"assert response.status_code == {code}, response.text",
-             *w.errors("response", code))
+             *w.errors("response", code), *unchanged)
 
 
 def _created_by(w: Writer, ep: Endpoint) -> Resource | None:

@@ -194,3 +194,19 @@ def test_sort_is_checked_in_both_directions() -> None:
 def test_documented_query_defaults_are_checked() -> None:
     code = _cases("file-vault")["test_list_files_uses_documented_defaults"]
     assert 'assert body["limit"] == 50' in code and 'assert body["offset"] == 0' in code
+
+
+def test_refused_create_leaves_the_collection_unchanged() -> None:
+    code = _cases("todo-tasks")["test_create_todo_with_empty_body_returns_422"]
+    lines = [ln.strip() for ln in code.splitlines()]
+    assert lines.index('count_before = session.get(f"{base_url}/todos")') < lines.index(
+        'response = session.post(f"{base_url}/todos", json={})')
+    assert lines[-1] == "assert len(count_after.json()) == len(count_before.json())"
+    duplicate = _cases("library-books")["test_create_book_twice_returns_409"]
+    assert 'assert count_after.json()["total"] == count_before.json()["total"]' in duplicate
+
+
+def test_error_code_without_a_known_body_shape_is_looked_for_in_the_text() -> None:
+    fixture = ROOT / "tests" / "offline" / "fixtures" / "reading-list"
+    code = _cases_of(fixture)["test_get_book_unknown_id_returns_404"]
+    assert 'assert "not_found" in response.text, response.text' in code
