@@ -35,6 +35,7 @@ from pipeline.offline.gen_model import (
     PAGE_PARAMS,
     SEARCH_PARAMS,
     SIZE_PARAMS,
+    UNIQUE_KEY,
     Resource,
     error_code,
     has_reference,
@@ -354,6 +355,33 @@ def list_grows(w: Writer, res: Resource) -> Case | None:
     return case
 
 
+def posted_then_listed(w: Writer, ep: Endpoint) -> Case | None:
+    """A fixed-path list with a POST beside it that is no resource's create (a catalogue):
+    after a POST the list holds one more entry, the one sent."""
+    if ep.method != "GET" or "{" in ep.path or success_status(ep) != 200:
+        return None
+    post = next((e for e in w.model.spec.endpoints if e.method == "POST" and e.path == ep.path),
+                None)
+    if post is None or any(r.create is post for r in w.model.resources):
+        return None
+    doc, listed = response_doc(post), response_doc(ep)
+    payload = payload_of(post, doc if isinstance(doc, dict) else None)
+    record = listed[0] if isinstance(listed, list) and listed else None
+    key = next((k for k in payload or {} if UNIQUE_KEY.search(k) and isinstance(record, dict)
+                and k in record and isinstance(payload[k], str)), None)
+    if (payload is None or key is None or has_reference(payload) or success_status(post) is None
+            or not (w.model.reachable(ep) and w.model.reachable(post))):
+        return None
+    case = Case(f"test_{thing(ep.path)}_list_holds_the_posted_entry", "integration")
+    case.add(w.call(case, "before", ep, {}), status_assert("before", ep),
+             *payload_lines("payload", payload),
+             w.call(case, "made", post, {}, "json=payload"), status_assert("made", post),
+             w.call(case, "after", ep, {}), status_assert("after", ep),
+             "assert len(after.json()) == len(before.json()) + 1",
+             f"assert payload[{literal(key)}] in [entry[{literal(key)}] for entry in after.json()]")
+    return case
+
+
 def _state_action(w: Writer, res: Resource) -> Endpoint | None:
     """A POST under the record that puts it in a state (documented 409 when repeated)."""
     for ep in w.model.spec.endpoints:
@@ -451,4 +479,5 @@ def behaviour_cases(w: Writer) -> list[Case | None]:
                 sort_case(w, res),
                 list_grows(w, res), guarded_delete(w, res), other_user_cannot_change(w, res)]
     out.append(wrong_token(w))
+    out += [posted_then_listed(w, ep) for ep in w.model.spec.endpoints]
     return out

@@ -210,3 +210,9 @@ def test_error_code_without_a_known_body_shape_is_looked_for_in_the_text() -> No
     fixture = ROOT / "tests" / "offline" / "fixtures" / "reading-list"
     code = _cases_of(fixture)["test_get_book_unknown_id_returns_404"]
     assert 'assert "not_found" in response.text, response.text' in code
+
+
+def test_catalogue_post_then_list_holds_the_entry() -> None:
+    code = _cases("order-desk")["test_products_list_holds_the_posted_entry"]
+    assert "assert len(after.json()) == len(before.json()) + 1" in code
+    assert 'assert payload["sku"] in [entry["sku"] for entry in after.json()]' in code
