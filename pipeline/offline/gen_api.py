@@ -92,28 +92,36 @@ def update_payload(res: Resource) -> dict | None:
         if not texts:
             return None
         payload = dict(res.payload) if ep.method == "PUT" else {}
-        payload[texts[0]] = f"{res.payload[texts[0]]} (updated)"
+        for key, value in payload.items():  # a number left as it was proves nothing
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                payload[key] = value + 1
+        old = str(res.payload[texts[0]])
+        payload[texts[0]] = old.rstrip("/") + "/updated" if "://" in old else f"{old} (updated)"
     if payload is None or has_reference(payload):
         return None
     return payload
 
 
 def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) -> bool:
-    """Send the update and assert what it changed; False when nothing can be asserted."""
+    """Send the update, assert what it changed, then read the record back and see it stored."""
     ep, changes = res.update, update_payload(res)
     if ep is None or changes is None:
         return False
     case.add(*payload_lines("changes", changes))
     case.add(w.call(case, "updated", ep, bindings, "json=changes"), status_assert("updated", ep))
-    echo = [k for k in w.echo_fields(res, changes)]
-    if success_status(ep) == 204 and res.get is not None:
-        case.add(w.call(case, "updated", res.get, bindings), status_assert("updated", res.get))
-    elif success_status(ep) == 204:
-        return True
-    case.add("after = updated.json()")
-    case.add(*[f"assert after[{literal(k)}] == changes[{literal(k)}]" for k in echo])
-    if not echo:
-        case.add(f"assert after[{literal(res.id_field)}] == {res.id_var}")
+    echo = w.echo_fields(res, changes)
+    if success_status(ep) != 204:
+        case.add("after = updated.json()")
+        case.add(*[f"assert after[{literal(k)}] == changes[{literal(k)}]" for k in echo])
+        if not echo:
+            case.add(f"assert after[{literal(res.id_field)}] == {res.id_var}")
+    if res.get is not None and w.model.reachable(res.get) and echo:
+        case.add(w.call(case, "reread", res.get, bindings), status_assert("reread", res.get),
+                 "stored = reread.json()",
+                 *[f"assert stored[{literal(k)}] == changes[{literal(k)}]" for k in echo])
+        if ep.method == "PATCH":  # a partial update leaves the fields it did not name alone
+            kept = [k for k in w.echo_fields(res, res.payload or {}) if k not in changes]
+            case.add(*[f"assert stored[{literal(k)}] == payload[{literal(k)}]" for k in kept[:2]])
     return True
 
 
@@ -165,10 +173,20 @@ def action(w: Writer, ep: Endpoint) -> Case | None:
         extra = "allow_redirects=False"
     case.add(w.call(case, "result", ep, bindings, extra), status_assert("result", ep))
     if 300 <= code < 400:
-        case.add('assert result.headers.get("Location")')
+        case.add(*redirect_checks(w, ep))
     else:
         case.add(*body_checks("result", ep, "answer"))
     return case
+
+
+def redirect_checks(w: Writer, ep: Endpoint) -> list[str]:
+    """The redirect goes where the record says: `Location` equals the URL the test stored."""
+    owner = w.model.owner(ep.path)
+    target = next((k for k, v in (owner.payload or {}).items() if isinstance(v, str)
+                   and v.startswith(("http://", "https://"))), None) if owner else None
+    if target is None:
+        return ['assert result.headers.get("Location")']
+    return [f'assert result.headers["Location"] == payload[{literal(target)}]']
 
 
 def static_post(w: Writer, ep: Endpoint) -> Case | None:

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.offline.gen_docs import error_tokens, error_value_asserts
 from pipeline.offline.gen_model import (
     UNIQUE_KEY,
     Model,
@@ -19,6 +20,10 @@ from pipeline.records import Endpoint
 
 INDENT = "    "
 NULLABLE = re.compile(r"(?<!created)_at$|(?:^|_)(?:date|due|expires?)(?:_|$)", re.I)
+_TRANSFORMED = re.compile(r"normali[sz]|upper-?cased|lower-?cased|sorted|de-?duplicated|"
+                          r"rounded|slugif|小写|大写|排序|去重|规范化", re.I)
+_NO_ECHO_TEXT = re.compile(r"pass(word)?|secret|token|email|(?:^|_)(?:at|date|due)$", re.I)
+_DATE_VALUE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _ZERO_ON_DELETE_CONFLICT = re.compile(r"^(?:quantity|qty|stock|balance|amount|count)$", re.I)
 
 
@@ -158,8 +163,12 @@ class Writer:
         if not isinstance(doc, dict):
             doc = self.model.spec.error_format
         if not isinstance(doc, dict) or not doc:
-            return []
-        return set_assert([k for k in doc if isinstance(k, str)], f"set({var}.json())")
+            tokens = error_tokens(ep, code)  # the body's shape is unknown, its code is not
+            return [f'assert "{tokens[0]}" in {var}.text, {var}.text'] if len(tokens) == 1 else []
+        keys = set_assert([k for k in doc if isinstance(k, str)], f"set({var}.json())")
+        fmt = self.model.spec.error_format if isinstance(
+            self.model.spec.error_format, dict) else doc
+        return keys + error_value_asserts(var, fmt, code, error_tokens(ep, code))
 
     def url(self, path: str, bindings: dict[str, str]) -> str:
         def sub(m: re.Match[str]) -> str:
@@ -224,15 +233,30 @@ class Writer:
             return f"unique({literal(example)})"
         return "999999999"
 
-    def echo_fields(self, res: Resource, payload: dict) -> list[str]:
-        """Request fields the record should hold unchanged (text titles, plain numbers)."""
+    def echo_fields(self, res: Resource, payload: dict, limit: int = 6) -> list[str]:
+        """Request fields the record should hold unchanged: the values sent must come back.
+
+        Left out: fields the document says are transformed (normalised, re-cased, sorted),
+        e-mail addresses, dates and secrets, whose stored form may differ from the one sent.
+        """
         out = []
         for key, value in payload.items():
-            if key not in res.fields and res.fields:
+            if (key not in res.fields and res.fields) or self.transformed(res, key):
                 continue
-            text = isinstance(value, str) and re.search(r"(?:^|_)(?:name|title)$", key)
-            number = (isinstance(value, int | float) and not isinstance(value, bool)
-                      and key in res.fields and not has_reference({key: value}))
-            if text or number:
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            if number and has_reference({key: value}):
+                continue
+            text = isinstance(value, str) and value and not _NO_ECHO_TEXT.search(key) and not (
+                _DATE_VALUE.match(value) or "@" in value)
+            plain = isinstance(value, bool)  # lists are often stored sorted or re-cased
+            if text or number or plain:
                 out.append(key)
-        return out[:3]
+        return out[:limit]
+
+    def transformed(self, res: Resource, key: str) -> bool:
+        """Does the document say the service stores `key` in another form than sent?"""
+        texts = [p.description for ep in (res.create, res.update) if ep is not None
+                 for p in ep.params if p.name == key]
+        if res.create is not None:
+            texts += [str(t) for t in res.create.status_codes.values() if key in str(t)]
+        return any(_TRANSFORMED.search(t) for t in texts)

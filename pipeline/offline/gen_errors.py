@@ -14,6 +14,7 @@ from pipeline.offline.gen_common import (
     VERBS,
     action_name,
     bind,
+    no_write,
     path_params,
     query_param,
     thing,
@@ -35,7 +36,7 @@ JSON_WORDS = ("json", "object")
 PARAM_WORDS = ("param", "limit", "offset", "page", "size", "query", "not an integer", "range")
 
 
-def _validation_code(ep: Endpoint) -> int | None:
+def validation_code(ep: Endpoint) -> int | None:
     if error_code(ep, 422):
         return 422
     if error_code(ep, 400, *VALIDATION_WORDS) and not error_code(ep, 400, *JSON_WORDS):
@@ -59,16 +60,17 @@ def _start(w: Writer, res: Resource, name: str) -> tuple[Case, dict[str, str]] |
 
 
 def create_empty(w: Writer, res: Resource) -> Case | None:
-    code = _validation_code(res.create) if res.create else None
+    code = validation_code(res.create) if res.create else None
     if code is None or res.create is None:
         return None
     made = _start(w, res, f"test_create_{res.noun}_with_empty_body_returns_{code}")
     if made is None:
         return None
     case, bindings = made
+    unchanged = no_write(w, case, res, bindings)
     case.add(w.call(case, "response", res.create, bindings, "json={}"),
              f"assert response.status_code == {code}, response.text",
-             *w.errors("response", code))
+             *w.errors("response", code), *unchanged)
     return case
 
 
@@ -101,11 +103,12 @@ def wrong_type(w: Writer, res: Resource) -> Case | None:
     if made is None:
         return None
     case, bindings = made
+    unchanged = no_write(w, case, res, bindings)
     case.add(*payload_lines("payload", w.payload_for(res) or {}))
     case.add(f"payload[{literal(numeric[0])}] = \"not-a-number\"",
              w.call(case, "response", ep, bindings, "json=payload"),
              "assert response.status_code == 422, response.text",
-             *w.errors("response", 422))
+             *w.errors("response", 422), *unchanged)
     return case
 
 
@@ -117,9 +120,10 @@ def duplicate(w: Writer, res: Resource) -> Case | None:
     if not w.create_chain(case, res, {}):
         return None
     bindings = {n.param: n.id_var for n in res.chain()[:-1] if n.param}
+    unchanged = no_write(w, case, res, bindings)
     case.add(w.call(case, "again", ep, bindings, "json=payload"),
              "assert again.status_code == 409, again.text",
-             *w.errors("again", 409))
+             *w.errors("again", 409), *unchanged)
     return case
 
 

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.execution import scratch_prefix
-from pipeline.offline.generate import conftest_source, generate_cases, module_source
+from pipeline.offline.generate import generate_cases
 from pipeline.records import TestCase
 from pipeline.spec import load_spec
+from pipeline.suites import conftest_source, module_source
 from pipeline.tasks import load_task
 
 

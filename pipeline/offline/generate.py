@@ -2,8 +2,8 @@
 
 Public API:
 - `generate_cases(task_id, spec) -> list[TestCase]` (round 0, origin "generated")
-- `conftest_source(spec, port) -> str` (the shared fixtures)
-- `module_source(cases) -> str` (a runnable test module holding the cases' functions)
+- `conftest_source`, `module_source`: re-exported from `pipeline.suites`, where cases become
+  suite files
 
 Each template writes a case only when the document says enough to make it right; a template
 that lacks a documented status, body or example returns None and the case is not written.
@@ -13,23 +13,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from pipeline.offline import gen_api, gen_errors, gen_flows
-from pipeline.offline.conftest_template import render_conftest
+from pipeline.offline import (
+    gen_api,
+    gen_batch,
+    gen_behaviour,
+    gen_errors,
+    gen_flows,
+    gen_rules,
+)
 from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
 from pipeline.offline.gen_model import Model, build_model
 from pipeline.records import Endpoint, Spec, TestCase
+from pipeline.suites import conftest_source as conftest_source  # re-exported (one home)
+from pipeline.suites import module_source as module_source
 
 AUTHOR = "offline"
-MODULE_HEADER = '''"""Black-box tests generated offline from the requirement document."""
-
-import json  # noqa: F401
-import re  # noqa: F401
-import uuid  # noqa: F401
-
-import pytest  # noqa: F401
-import requests  # noqa: F401
-'''
 
 
 def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
@@ -95,6 +94,10 @@ def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
             yield case
 
 
+def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:
+    return gen_behaviour.behaviour_cases(w) + gen_rules.rule_cases(w) + gen_batch.batch_cases(w)
+
+
 def _unique_names(cases: list[Case]) -> None:
     seen: dict[str, int] = {}
     for case in cases:
@@ -109,7 +112,7 @@ def generate_cases(task_id: str, spec: Spec) -> list[TestCase]:
     model = build_model(spec)
     w = Writer(model)
     builders: list[Callable[[Writer, Model], Iterable[Case | None]]] = [
-        _endpoint_cases, _resource_cases, _auth_cases]
+        _endpoint_cases, _resource_cases, _auth_cases, _behaviour_cases]
     cases = [c for build in builders for c in build(w, model) if c is not None]
     _unique_names(cases)
     out = []
@@ -119,16 +122,3 @@ def generate_cases(task_id: str, spec: Spec) -> list[TestCase]:
             category=case.category, name=case.name, code=case.source(),
             endpoints=case.endpoints, origin="generated", author=AUTHOR))
     return out
-
-
-def conftest_source(spec: Spec, port: int) -> str:
-    return render_conftest(build_model(spec), port)
-
-
-def module_source(cases: list[TestCase]) -> str:
-    """A test module: the imports every case may use, then each case's function."""
-    parts = [MODULE_HEADER]
-    preludes = dict.fromkeys(c.prelude.strip() for c in cases if c.prelude.strip())
-    parts += [p + "\n" for p in preludes]  # imports and helpers existing tests rely on
-    parts += [case.code.rstrip() + "\n" for case in cases]
-    return "\n\n".join(parts)

@@ -17,24 +17,26 @@ from pathlib import Path
 
 from pipeline.backend import Backend, OfflineBackend
 from pipeline.execution import EnvError, ServiceError, ensure_task_env
-from pipeline.offline.generate import conftest_source, module_source
 from pipeline.records import TASK_ID_RE, Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
 from pipeline.rubric import Routing, Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
 from pipeline.stages.existing import existing_cases, existing_conftest
+from pipeline.stages.limits import RunLimits
 from pipeline.stages.mutate import awaits_mutants, mutate_round
 from pipeline.stages.resplit import locked_splits, move_task
 from pipeline.stages.routing import route_case, unchanged_refine
 from pipeline.stages.splitlock import AutoTask
 from pipeline.store import Store
+from pipeline.suites import SuiteSources, conftest_source
 from pipeline.tasks import RawTask, TaskError, discover_tasks, load_task
 
 SKIP_PARTS = {"__pycache__", ".pytest_cache", ".DS_Store"}
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 # The code whose change can change what a build writes; a change redoes every task.
-OUTPUT_CODE = ("offline", "spec", "stages", "records.py", "templates", "execution", "mutation")
+OUTPUT_CODE = ("offline", "spec", "stages", "records.py", "templates", "execution", "mutation",
+               "suites.py")
 
 
 Report = Callable[[str, str], None]  # (task_id, message)
@@ -62,6 +64,13 @@ class BuildOptions:
     only: list[str] | None = None
     backend: Backend = field(default_factory=OfflineBackend)
     tick: Tick = _no_tick  # progress counts per stage, for a terminal's bars
+
+    @property
+    def limits(self) -> RunLimits:
+        """The running limits the execution gate and the mutants take."""
+        return RunLimits(runs=self.runs, startup_timeout_s=self.startup_timeout_s,
+                         test_timeout_s=self.test_timeout_s, case_timeout_s=self.case_timeout_s,
+                         mutation_cap=self.mutation_cap, mutation_jobs=self.mutation_jobs)
 
 
 @dataclass
@@ -205,8 +214,8 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
     readme = task.readme.read_text(encoding="utf-8")
     seed_cases(task, spec, readme, options.backend, store)
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
-    conftest = conftest_source(spec, task.config.port)
-    human_conftest = existing_conftest(task.tests_dir)
+    sources = SuiteSources(conftest_source(spec, task.config.port),
+                           existing_conftest(task.tests_dir))
     for rnd in range(routing_rules(rubric, options).max_refine_rounds + 1):
         pending = [c for c in store.cases_for_round(task.id, rnd) if not _routed(store, c)]
         if not pending:
@@ -215,17 +224,13 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
         to_run = [c for c in pending if store.evidence_for(c.case_id, rnd) is None]
         options.tick("execute", 0, len(to_run))
         options.tick("review", 0, len(pending))
-        evidence = execute_cases(
-            task.oracle_dir, env.bin if env else None, to_run, conftest, human_conftest,
-            module_source, runs=options.runs, startup_timeout_s=options.startup_timeout_s,
-            test_timeout_s=options.test_timeout_s, case_timeout_s=options.case_timeout_s,
-        )
+        evidence = execute_cases(task.oracle_dir, env.bin if env else None, to_run, sources,
+                                 options.limits)
         with store.transaction():
             for ev in evidence:
                 store.save_evidence(ev)
         options.tick("execute", len(to_run), 0)
-        mutate(task, pending, digest, conftest, human_conftest, env.bin if env else None,
-               options, store, report)
+        mutate(task, pending, digest, sources, env.bin if env else None, options, store, report)
         prefetch(options.backend, "prefetch_reviews",
                  [(c, store.evidence_for(c.case_id, rnd)) for c in pending], spec, readme, rubric)
         decided = [review_and_route(c, spec, readme, split, rubric, options, store)
@@ -252,9 +257,8 @@ def prefetch(backend: Backend, method: str, items: list, *args: object) -> None:
         fn(items, *args)
 
 
-def mutate(task: RawTask, pending: list[TestCase], digest: str, conftest: str,
-           human_conftest: str | None, env_bin: Path | None, options: BuildOptions,
-           store: Store, report: Report) -> None:
+def mutate(task: RawTask, pending: list[TestCase], digest: str, sources: SuiteSources,
+           env_bin: Path | None, options: BuildOptions, store: Store, report: Report) -> None:
     """Mutant kills of the round's passing cases, stored with their evidence (see
     `stages.mutate`)."""
 
@@ -264,11 +268,8 @@ def mutate(task: RawTask, pending: list[TestCase], digest: str, conftest: str,
         return
     report(task.id, f"mutants: {len(todo)} case(s) against up to {options.mutation_cap}")
     options.tick("mutate", 0, len(todo))
-    mutate_round(
-        task, todo, conftest, human_conftest, module_source, store=store, input_hash=digest,
-        env_bin=env_bin, cap=options.mutation_cap, jobs=options.mutation_jobs,
-        startup_timeout_s=options.startup_timeout_s, test_timeout_s=options.test_timeout_s,
-    )
+    mutate_round(task, todo, sources, options.limits, store=store, input_hash=digest,
+                 env_bin=env_bin)
     options.tick("mutate", len(todo), 0)
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.execution import ServiceError, run_pytest, scratch_prefix, start_service
 from pipeline.execution.ports import free_port
 from pipeline.records import Evidence, RunResult, TestCase
-from pipeline.stages.split import case_file, existing_module_source
+from pipeline.stages.limits import RunLimits
+from pipeline.suites import SuiteSources, execution_files, write_files
 
 REQUEST_LOG = "_repogenesis_requests.jsonl"
 REVERSE_FLAG = "_repogenesis_reverse"
@@ -59,32 +59,11 @@ def pytest_collection_modifyitems(config, items):
 '''.replace("__LOG__", REQUEST_LOG).replace("__FLAG__", REVERSE_FLAG)
 
 
-def write_suite(
-    suite: Path,
-    cases: list[TestCase],
-    conftest: str,
-    existing_conftest: str | None,
-    module_source: Callable[[list[TestCase]], str],
-) -> dict[str, str]:
-    """Write one module per case; return nodeid -> case_id."""
-    (suite / "conftest.py").write_text(conftest + EXEC_HOOKS, encoding="utf-8")
-    nodeids: dict[str, str] = {}
-    existing_groups: dict[str, list[TestCase]] = {}
-    for case in cases:
-        if case.origin == "existing" or case.module:
-            existing_groups.setdefault(case_file(case), []).append(case)
-            continue
-        name = f"test_{case.name.removeprefix('test_')}.py"
-        (suite / name).write_text(module_source([case]), encoding="utf-8")
-        nodeids[f"{name}::{case.name}"] = case.case_id
-    for rel, group in existing_groups.items():
-        path = suite / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(existing_module_source(group), encoding="utf-8")
-        if existing_conftest:
-            (path.parent / "conftest.py").write_text(existing_conftest, encoding="utf-8")
-        for case in group:
-            nodeids[f"{rel}::{case.node_name}"] = case.case_id
+def write_suite(suite: Path, cases: list[TestCase], sources: SuiteSources) -> dict[str, str]:
+    """Write the execution suite (one module per case, request log hooks in the conftest);
+    return nodeid -> case_id."""
+    files, nodeids = execution_files(cases, sources.with_hooks(EXEC_HOOKS))
+    write_files(suite, files)
     return nodeids
 
 
@@ -108,24 +87,19 @@ def execute_cases(
     oracle_dir: Path,
     env_bin: Path | None,
     cases: list[TestCase],
-    conftest: str,
-    existing_conftest: str | None,
-    module_source: Callable[[list[TestCase]], str],
-    *,
-    runs: int = 2,
-    startup_timeout_s: float = 90.0,
-    test_timeout_s: float = 300.0,
-    case_timeout_s: float = 30.0,
+    sources: SuiteSources,
+    limits: RunLimits,
 ) -> list[Evidence]:
-    """Run `cases` `runs` times on fresh oracles; raises ServiceError if the oracle fails."""
+    """Run `cases` `limits.runs` times on fresh oracles; raises ServiceError if the oracle
+    fails."""
     if not cases:
         return []
     results: dict[str, list[RunResult]] = {c.case_id: [] for c in cases}
     sent: dict[str, list[str]] = {c.case_id: [] for c in cases}
     with tempfile.TemporaryDirectory(prefix=scratch_prefix("suite")) as tmp:
         suite = Path(tmp)
-        nodeids = write_suite(suite, cases, conftest, existing_conftest, module_source)
-        for run_index in range(runs):
+        nodeids = write_suite(suite, cases, sources)
+        for run_index in range(limits.runs):
             flag = suite / REVERSE_FLAG
             if run_index % 2 == 1:
                 flag.touch()
@@ -134,10 +108,10 @@ def execute_cases(
             log = suite / REQUEST_LOG
             log.unlink(missing_ok=True)
             with start_service(oracle_dir, free_port(), env_bin,
-                               startup_timeout_s=startup_timeout_s) as service:
+                               startup_timeout_s=limits.startup_timeout_s) as service:
                 # pytest-timeout fails a hanging case alone; the wall timeout is the backstop.
-                run = run_pytest(suite, service.base_url, test_timeout_s,
-                                 extra_args=(f"--timeout={case_timeout_s:g}",))
+                run = run_pytest(suite, service.base_url, limits.test_timeout_s,
+                                 extra_args=(f"--timeout={limits.case_timeout_s:g}",))
                 if not service.alive():
                     last = (service.tail(1) or ["(no output)"])[-1][:200]
                     raise ServiceError(

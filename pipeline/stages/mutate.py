@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,9 @@ from pipeline.execution import scratch_prefix
 from pipeline.mutation import merge_rounds, mutation_report
 from pipeline.records import Evidence, MutationEvidence, TestCase
 from pipeline.stages.execute import write_suite
+from pipeline.stages.limits import RunLimits
 from pipeline.store import Store
+from pipeline.suites import SuiteSources
 from pipeline.tasks import RawTask
 
 # Timing-dependent parts of the runner's report stay out of stored (and published) output.
@@ -44,32 +45,27 @@ def awaits_mutants(evidence: Evidence | None) -> bool:
 def mutate_round(
     task: RawTask,
     evidence: list[tuple[TestCase, Evidence]],
-    conftest: str,
-    human_conftest: str | None,
-    module_source: Callable[[list[TestCase]], str],
+    sources: SuiteSources,
+    limits: RunLimits,
     *,
     store: Store,
     input_hash: str,
     env_bin: Path | None,
-    cap: int,
-    jobs: int | None,
-    startup_timeout_s: float,
-    test_timeout_s: float,
 ) -> list[Evidence]:
     """Run the passing cases of one round against the mutants; store and return their evidence
     with the kills (the evidence and the round's mutant statuses land in one transaction).
 
     Raises ServiceError if the unmutated oracle does not start."""
     passing = [(c, ev) for c, ev in evidence if awaits_mutants(ev)]
-    if cap <= 0 or not passing:
+    if limits.mutation_cap <= 0 or not passing:
         return []
     rnd = passing[0][0].round
     with tempfile.TemporaryDirectory(prefix=scratch_prefix("mutation")) as tmp:
-        nodeids = write_suite(Path(tmp), [c for c, _ in passing], conftest, human_conftest,
-                              module_source)
+        nodeids = write_suite(Path(tmp), [c for c, _ in passing], sources)
         report = mutation_report(
-            task.dir, Path(tmp), nodeids, cap=cap, jobs=jobs, env_bin=env_bin,
-            startup_timeout_s=startup_timeout_s, test_timeout_s=test_timeout_s,
+            task.dir, Path(tmp), nodeids, cap=limits.mutation_cap, jobs=limits.mutation_jobs,
+            env_bin=env_bin, startup_timeout_s=limits.startup_timeout_s,
+            test_timeout_s=limits.test_timeout_s,
         )
     updated = [ev.model_copy(update={"mutation": _case_evidence(c.case_id, report)})
                for c, ev in passing]

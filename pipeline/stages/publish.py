@@ -10,14 +10,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pipeline.offline.generate import conftest_source, module_source
 from pipeline.records import TestCase
 from pipeline.rubric import rubric_hash
 from pipeline.spec import spec_json
 from pipeline.stages.existing import existing_conftest
 from pipeline.stages.mutate import suite_mutation
-from pipeline.stages.split import SPLITS, case_file, prune_outputs, write_index, write_task_output
+from pipeline.stages.split import SPLITS, prune_outputs, write_index, write_task_output
 from pipeline.store import Store
+from pipeline.suites import SuiteSources, case_file, conftest_source
 from pipeline.tasks import RawTask
 
 
@@ -109,15 +109,9 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
             "test_cases": entries,
         }
         out_dir = data_dir / row.split / row.id
-        write_task_output(
-            out_dir,
-            task.readme,
-            conftest_source(row.spec, task.config.port),
-            existing_conftest(task.tests_dir),
-            cases,
-            task_json,
-            module_source,
-        )
+        sources = SuiteSources(conftest_source(row.spec, task.config.port),
+                               existing_conftest(task.tests_dir))
+        write_task_output(out_dir, task.readme, sources, cases, task_json)
         keep[row.id] = row.split
         rows[row.split].append(
             {

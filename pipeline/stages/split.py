@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import shutil
-import textwrap
-from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pipeline.records import CATEGORIES, TestCase
+from pipeline.records import TestCase
+from pipeline.suites import SuiteSources, shipped_files, write_files
+from pipeline.suites import case_file as case_file  # re-exported: where a case ships
+from pipeline.suites import existing_module_source as existing_module_source
 
 SPLITS = ("verified", "train")
 
@@ -32,45 +33,17 @@ def assign_auto_splits(
     return {task_id: entry.split for task_id, entry in chosen.items()}
 
 
-def case_file(case: TestCase) -> str:
-    """Where an accepted case ships inside the output task's tests/ folder."""
-    if case.origin == "existing" or case.module:
-        return f"existing/{case.module or 'test_existing'}.py"
-    return f"test_{case.category}.py"
-
-
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
 
 
-def existing_module_source(cases: list[TestCase]) -> str:
-    """One human-written module again: its prelude, its test functions, and each test class
-    (without the methods that were not accepted) with its accepted methods."""
-    prelude = cases[0].prelude.rstrip("\n")
-    blocks: list[list[str]] = []  # a function: [code]; a class: [shell, method, ...]
-    classes: dict[str, list[str]] = {}
-    for case in cases:
-        code = case.code.strip("\n")
-        if not case.test_class:
-            blocks.append([code])
-            continue
-        if case.test_class not in classes:
-            classes[case.test_class] = [case.test_class.rstrip("\n")]
-            blocks.append(classes[case.test_class])
-        classes[case.test_class].append(textwrap.indent(code, "    "))
-    body = "\n\n".join("\n\n".join(block) for block in blocks)
-    return (prelude + "\n\n\n" if prelude else "") + body + "\n"
-
-
 def write_task_output(
     out_dir: Path,
     readme: Path,
-    conftest: str,
-    existing_conftest: str | None,
+    sources: SuiteSources,
     accepted: list[TestCase],
     task_json: dict[str, Any],
-    module_source,
 ) -> None:
     """Write one output task atomically: build beside it, then swap it in."""
     staging = out_dir.with_name(f".{out_dir.name}.writing")
@@ -78,17 +51,7 @@ def write_task_output(
     tests = staging / "tests"
     tests.mkdir(parents=True)
     shutil.copyfile(readme, staging / "README.md")
-    _write(tests / "conftest.py", conftest)
-    files: dict[str, list[TestCase]] = defaultdict(list)
-    for case in sorted(accepted, key=lambda c: (CATEGORIES.index(c.category), c.name)):
-        files[case_file(case)].append(case)
-    for name, cases in sorted(files.items()):
-        if name.startswith("existing/"):
-            _write(tests / name, existing_module_source(cases))
-        else:
-            _write(tests / name, module_source(cases))
-    if any(n.startswith("existing/") for n in files) and existing_conftest:
-        _write(tests / "existing" / "conftest.py", existing_conftest)
+    write_files(tests, shipped_files(accepted, sources))
     _write(staging / "task.json", json.dumps(task_json, indent=2, ensure_ascii=False) + "\n")
     old = out_dir.with_name(f".{out_dir.name}.old")
     shutil.rmtree(old, ignore_errors=True)

@@ -17,11 +17,13 @@ from pipeline.execution import live_groups
 from pipeline.mutation import mutation_report
 from pipeline.mutation.operators import Mutant
 from pipeline.mutation.runner import Settings, run_mutant
-from pipeline.offline.generate import conftest_source, module_source
+from pipeline.offline.generate import conftest_source
 from pipeline.records import Evidence, RunResult, TestCase
 from pipeline.spec import load_spec
+from pipeline.stages.limits import RunLimits
 from pipeline.stages.mutate import mutate_round, round_reports, suite_mutation
 from pipeline.store import Store
+from pipeline.suites import SuiteSources
 from pipeline.tasks import load_task
 
 ORACLE = '''import json
@@ -241,9 +243,10 @@ def test_round_kills_are_stored_as_evidence_and_merge_into_the_suite(tmp_path: P
             store.save_evidence(ev)
 
         def run(items):
-            return mutate_round(task, items, conftest_source(spec, 8999), None, module_source,
-                                store=store, input_hash="h", env_bin=Path(sys.executable).parent,
-                                cap=30, jobs=2, startup_timeout_s=20, test_timeout_s=60)
+            limits = RunLimits(mutation_cap=30, mutation_jobs=2, startup_timeout_s=20,
+                               test_timeout_s=60)
+            return mutate_round(task, items, SuiteSources(conftest_source(spec, 8999)), limits,
+                                store=store, input_hash="h", env_bin=Path(sys.executable).parent)
 
         updated = run(pairs)
         assert [ev.case_id for ev in updated] == [status.case_id, body.case_id]
