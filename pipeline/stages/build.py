@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.backend import Backend, OfflineBackend
+from pipeline.chair.apply import apply_refines, pending_refines
 from pipeline.execution import EnvError, ServiceError, ensure_task_env
 from pipeline.offline.generate import conftest_source, module_source
 from pipeline.records import TASK_ID_RE, Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
@@ -151,7 +152,8 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     task = item.task
     digest = input_hash(task.dir, extra)
     row = store.get_task(task.id)
-    if row is not None and row.input_hash == digest and row.state == "done":
+    if row is not None and row.input_hash == digest and row.state == "done" \
+            and not pending_refines(store, row):  # a chair's refine is new work
         return TaskResult(task.id, "reused", split)
     if row is not None and row.input_hash != digest:
         store.reset_task(task.id)  # inputs changed: derived work goes, AC decisions stay
@@ -180,10 +182,15 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
              options: BuildOptions, store: Store, report: Report) -> dict[str, int]:
     readme = task.readme.read_text(encoding="utf-8")
     seed_cases(task, spec, readme, options.backend, store)
+    row = store.get_task(task.id)
+    if row is not None and apply_refines(store, row, lambda c, ev, rv, note: options.backend
+                                         .refine(c, ev, rv, spec, readme, note=note)):
+        report(task.id, "refined the case(s) the Area Chair sent back")
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
     conftest = conftest_source(spec, task.config.port)
     human_conftest = existing_conftest(task.tests_dir)
-    for rnd in range(options.max_rounds + 1):
+    last = max((c.round for c in store.latest_cases(task.id)), default=0)
+    for rnd in range(max(options.max_rounds, last) + 1):  # a chair's refine may go past it
         pending = [c for c in store.cases_for_round(task.id, rnd) if not _routed(store, c)]
         if not pending:
             continue

@@ -1,0 +1,24 @@
+-- 0007: Area Chair review sessions. A decision names the exact case version it was made on
+-- (task, test-code hash, task input hash) and the state the case was in; decisions stay
+-- append-only (0001's triggers still refuse UPDATE and DELETE; ADD COLUMN is not an UPDATE).
+ALTER TABLE area_chair_decisions ADD COLUMN task_id TEXT;
+ALTER TABLE area_chair_decisions ADD COLUMN code_hash TEXT;
+ALTER TABLE area_chair_decisions ADD COLUMN input_hash TEXT;
+ALTER TABLE area_chair_decisions ADD COLUMN state_before TEXT;
+ALTER TABLE area_chair_decisions ADD COLUMN opened_at TEXT;  -- when the chair opened the case
+
+-- Chairs who may log in to `chair serve`: only a hash of their one-time token is kept.
+CREATE TABLE chair_users (
+    name        TEXT PRIMARY KEY,
+    token_hash  TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
+
+-- Who is looking at a case right now: a lease that expires, so two chairs do not work on one
+-- case. Working state, not human work: replaced and released freely.
+CREATE TABLE chair_claims (
+    case_id     TEXT PRIMARY KEY,
+    chair       TEXT NOT NULL,
+    claimed_at  TEXT NOT NULL,
+    expires_at  TEXT NOT NULL
+);
