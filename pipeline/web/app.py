@@ -55,18 +55,12 @@ def create_app(data_dir: Path, *, secure_cookies: bool = False) -> FastAPI:
         session = sessions.read(request.cookies.get(SESSION_COOKIE))
         if session is not None:
             request.state.user, request.state.csrf = session["u"], session["c"]
-        if request.url.path not in OPEN_PATHS:
-            if session is None:
-                if request.method == "GET":
-                    response: Response = RedirectResponse("/login", status_code=303)
-                else:
-                    response = Response("log in first", status_code=401)
-                return _secure(response, request.state.nonce)
-            if request.method not in ("GET", "HEAD"):
-                form = await request.form()
-                if not csrf_ok(session, str(form.get("csrf", ""))):
-                    return _secure(Response("missing or wrong CSRF token; reload the page",
-                                            status_code=403), request.state.nonce)
+        if request.url.path not in OPEN_PATHS and session is None:
+            if request.method == "GET":
+                response: Response = RedirectResponse("/login", status_code=303)
+            else:
+                response = Response("log in first", status_code=401)
+            return _secure(response, request.state.nonce)
         return _secure(await call_next(request), request.state.nonce)
 
     def _cookie(response: Response, name: str, value: str, max_age: int) -> None:
@@ -95,8 +89,19 @@ def create_app(data_dir: Path, *, secure_cookies: bool = False) -> FastAPI:
         response.delete_cookie(LOGIN_COOKIE, path="/")
         return response
 
+    async def checked_form(request: Request) -> Any:
+        """The posted form, or None when its CSRF token is not the session's."""
+        form = await request.form()
+        session = {"c": getattr(request.state, "csrf", "")}
+        return form if csrf_ok(session, str(form.get("csrf", ""))) else None
+
+    def refused_csrf() -> Response:
+        return Response("missing or wrong CSRF token; reload the page", status_code=403)
+
     @app.post("/logout")
-    def logout() -> Response:
+    async def logout(request: Request) -> Response:
+        if await checked_form(request) is None:
+            return refused_csrf()
         response = RedirectResponse("/login", status_code=303)
         response.delete_cookie(SESSION_COOKIE, path="/")
         return response
@@ -124,7 +129,9 @@ def create_app(data_dir: Path, *, secure_cookies: bool = False) -> FastAPI:
 
     @app.post("/case/{case_id:path}/decide")
     async def decide_post(request: Request, case_id: str) -> Response:
-        form = await request.form()
+        form = await checked_form(request)
+        if form is None:
+            return refused_csrf()
         try:
             verdict = Verdict(str(form.get("verdict", "")))
             scores, note = None, str(form.get("note", "")).strip()
