@@ -57,6 +57,7 @@ class TaskRow(BaseModel):
 
     id: str
     input_hash: str | None = None
+    content_hash: str | None = None  # the task's own files only (0007; Area Chair versions)
     split: SplitName | None = None
     state: str = "pending"
     error: str | None = None
@@ -231,6 +232,7 @@ class Store:
         task_id: str,
         *,
         input_hash: str | None | _Keep = KEEP,
+        content_hash: str | None | _Keep = KEEP,
         split: SplitName | None | _Keep = KEEP,
         state: str | _Keep = KEEP,
         error: str | None | _Keep = KEEP,
@@ -241,6 +243,7 @@ class Store:
         fields: dict[str, Any] = {}
         for column, value in (
             ("input_hash", input_hash), ("split", split), ("state", state), ("error", error),
+            ("content_hash", content_hash),
         ):
             if value is not KEEP:
                 fields[column] = value
@@ -508,7 +511,8 @@ def _json_or_none(text: str | None) -> Any:
 
 def _task_row(r: sqlite3.Row) -> TaskRow:
     return TaskRow(
-        id=r["id"], input_hash=r["input_hash"], split=r["split"], state=r["state"],
+        id=r["id"], input_hash=r["input_hash"], content_hash=dict(r).get("content_hash"),
+        split=r["split"], state=r["state"],
         error=r["error"], updated_at=r["updated_at"],
         spec=Spec.model_validate_json(r["spec"]) if r["spec"] else None,
         difficulty=Difficulty.model_validate_json(r["difficulty"]) if r["difficulty"] else None,

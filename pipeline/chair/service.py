@@ -77,9 +77,15 @@ class CaseView:
             valid_mutants=mutation.valid if mutation else 0))
 
 
+def decision_input(task: TaskRow) -> str:
+    """The task input a decision names: its own files (README, oracle, tests), not the
+    pipeline version, so a pipeline upgrade keeps decisions while a README edit ends them."""
+    return task.content_hash or task.input_hash or ""
+
+
 def _view(store: Store, task: TaskRow, case: TestCase,
           decisions: list[AreaChairDecision] | None = None, full: bool = True) -> CaseView:
-    version = case_version(case, task.input_hash or "")
+    version = case_version(case, decision_input(task))
     decisions = store.ac_decisions(case.case_id) if decisions is None else decisions
     versions = {v.round: code_hash(v) for v in store.case_versions(case.case_id)} if full \
         else {case.round: version.code_hash}

@@ -7,6 +7,11 @@ ALTER TABLE area_chair_decisions ADD COLUMN input_hash TEXT;
 ALTER TABLE area_chair_decisions ADD COLUMN state_before TEXT;
 ALTER TABLE area_chair_decisions ADD COLUMN opened_at TEXT;  -- when the chair opened the case
 
+-- What a chair judged a test against: the hash of the task's own files (README, oracle,
+-- task.toml, tests/), without the pipeline version the build hash also covers, so upgrading
+-- the pipeline does not make every human decision stale while editing the README does.
+ALTER TABLE tasks ADD COLUMN content_hash TEXT;
+
 -- Chairs who may log in to `chair serve`: only a hash of their one-time token is kept.
 CREATE TABLE chair_users (
     name        TEXT PRIMARY KEY,

@@ -158,7 +158,8 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     if row is not None and row.input_hash != digest:
         store.reset_task(task.id)  # inputs changed: derived work goes, AC decisions stay
     store.upsert_task(task.id, input_hash=digest, split=split, state="running", error=None,
-                      spec=item.spec, difficulty=item.difficulty)
+                      spec=item.spec, difficulty=item.difficulty,
+                      content_hash=tree_hash(task.dir))  # what Area Chair decisions name
     try:
         counts = run_loop(task, item.spec, split, digest, rubric, options, store, report)
     except (ServiceError, EnvError) as exc:

@@ -192,3 +192,18 @@ def test_a_bad_decisions_file_is_refused_whole(chair_data, tmp_path: Path) -> No
     with pytest.raises(ChairError, match=r"d.jsonl:2: not a decision line"):
         import_decisions(store, bad)
     assert store.ac_decisions() == []
+
+
+def test_a_pipeline_upgrade_keeps_decisions_and_a_task_edit_ends_them(chair_data) -> None:
+    data, store = chair_data
+    store.upsert_task(TASK, content_hash="files-1")
+    decide(store, data, A, Verdict.ACCEPT, chair="alice", scores=GOOD)
+    store.reset_task(TASK)  # new pipeline code: a new build hash, the same task files
+    seed(store, data, input_hash="input-2")
+    store.upsert_task(TASK, content_hash="files-1")
+    assert load_case(store, A).state == "chair_accepted"
+    store.reset_task(TASK)  # the README was edited
+    seed(store, data, input_hash="input-3")
+    store.upsert_task(TASK, content_hash="files-2")
+    view = load_case(store, A)
+    assert view.state == "waiting" and [d.chair for d in view.stale] == ["alice"]
