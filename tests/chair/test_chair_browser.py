@@ -4,6 +4,7 @@ cannot overwrite that decision. The app runs as `repogenesis chair serve` on 127
 
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.execution import free_port
+from pipeline.store import Store
 from pipeline.web.auth import new_user
 from tests.chair.conftest import TASK
 
@@ -44,10 +46,11 @@ def server(chair_data):
          str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}", tokens, store
+        yield f"http://127.0.0.1:{port}", tokens, data, proc
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=10)
 
 
 def login(page, base: str, name: str, token: str) -> None:
@@ -63,7 +66,7 @@ def login(page, base: str, name: str, token: str) -> None:
 def test_a_chair_decides_by_keyboard_and_a_second_session_cannot_overwrite(server) -> None:
     from playwright.sync_api import sync_playwright
 
-    base, tokens, store = server
+    base, tokens, data, proc = server
     case_a = f"{TASK}::test_a"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -92,6 +95,10 @@ def test_a_chair_decides_by_keyboard_and_a_second_session_cannot_overwrite(serve
             assert "already decided" in bob.inner_text("#message")
         finally:
             browser.close()
-    decisions = store.ac_decisions(case_a)
+    proc.send_signal(signal.SIGKILL)  # killed right after the decision: nothing is lost
+    proc.wait(timeout=10)
+    with Store.open(data / ".repogenesis" / "state.db") as store:
+        decisions = store.ac_decisions(case_a)
     assert [(d.decision, d.chair) for d in decisions] == [("accept", "alice")]
     assert decisions[0].opened_at is not None  # time per decision is measurable
+    assert '"chair": "alice"' in (data / "decisions.jsonl").read_text()
