@@ -27,3 +27,10 @@ CREATE TABLE chair_claims (
     claimed_at  TEXT NOT NULL,
     expires_at  TEXT NOT NULL
 );
+
+-- Decision values are an enum (pipeline.chair.core.Verdict), enforced for every new row.
+CREATE TRIGGER area_chair_decisions_enum BEFORE INSERT ON area_chair_decisions
+WHEN NEW.decision NOT IN ('accept', 'reject', 'refine')
+BEGIN
+    SELECT RAISE(ABORT, 'area_chair_decisions.decision must be accept, reject or refine');
+END;

@@ -207,3 +207,12 @@ def test_a_pipeline_upgrade_keeps_decisions_and_a_task_edit_ends_them(chair_data
     store.upsert_task(TASK, content_hash="files-2")
     view = load_case(store, A)
     assert view.state == "waiting" and [d.chair for d in view.stale] == ["alice"]
+
+
+def test_decision_values_are_an_enum_in_the_store_too(chair_data) -> None:
+    import sqlite3
+
+    _, store = chair_data
+    with pytest.raises(sqlite3.IntegrityError, match="accept, reject or refine"):
+        store.add_ac_decision(A, 0, "maybe", chair="x")
+    assert store.ac_decisions() == []
