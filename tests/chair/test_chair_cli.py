@@ -34,6 +34,8 @@ def test_queue_show_decide_and_publish(chair_data) -> None:
     code, out, _ = run(data, "status", "--json")
     entry = json.loads(out)["tasks"][TASK]
     assert (entry["chair_accepted"], entry["area_chair"]) == (1, 1)
+    code, out, _ = run(data, "status")
+    assert code == 0 and f"{TASK}: 1 case(s) wait for the Area Chair" in out
     code, out, _ = run(data, "chair", "decide", B, "--refine", "check the body",
                        "--chair", "bob")
     assert code == 0 and "repogenesis build" in out
