@@ -56,9 +56,6 @@ def pending_refines(store: Store, task: TaskRow) -> list[CaseView]:
     return [v for v in task_views(store, task) if v.state == "chair_refine"]
 
 
-Refiner = Callable[..., TestCase]  # backend.refine(case, evidence, reviews, spec, readme, note=)
-
-
 def apply_refines(store: Store, task: TaskRow, refine: Callable[[TestCase, Evidence | None,
                   list[Review], str], TestCase]) -> int:
     """Write the next version of every case a chair sent back (refined with the chair's
