@@ -25,6 +25,7 @@ from pipeline.web.auth import (
     check_login,
     csrf_ok,
     load_secret,
+    session_current,
 )
 from pipeline.web.pages import case_context, queue_context
 
@@ -53,6 +54,8 @@ def create_app(data_dir: Path, *, secure_cookies: bool = False) -> FastAPI:
     async def guard(request: Request, call_next):  # type: ignore[no-untyped-def]
         request.state.nonce = secrets.token_urlsafe(16)
         session = sessions.read(request.cookies.get(SESSION_COOKIE))
+        if session is not None and not session_current(store, session):
+            session = None
         if session is not None:
             request.state.user, request.state.csrf = session["u"], session["c"]
         if request.url.path not in OPEN_PATHS and session is None:
@@ -85,7 +88,8 @@ def create_app(data_dir: Path, *, secure_cookies: bool = False) -> FastAPI:
         if not check_login(store, name, token):
             return RedirectResponse("/login?error=unknown+name+or+token", status_code=303)
         response = RedirectResponse("/", status_code=303)
-        _cookie(response, SESSION_COOKIE, sessions.make(name), SESSION_AGE_S)
+        _cookie(response, SESSION_COOKIE, sessions.make(name, store.chair_token_hash(name) or ""),
+                SESSION_AGE_S)
         response.delete_cookie(LOGIN_COOKIE, path="/")
         return response
 

@@ -58,8 +58,10 @@ class Sessions:
         self._session = URLSafeTimedSerializer(secret, salt="chair-session")
         self._login = URLSafeTimedSerializer(secret, salt="chair-login")
 
-    def make(self, user: str) -> str:
-        return self._session.dumps({"u": user, "c": secrets.token_urlsafe(24)})
+    def make(self, user: str, token_digest: str) -> str:
+        """A session bound to the token it was opened with: `add-user` again ends it."""
+        return self._session.dumps({"u": user, "c": secrets.token_urlsafe(24),
+                                    "k": token_digest[:16]})
 
     def read(self, cookie: str | None) -> dict[str, Any] | None:
         if not cookie:
@@ -68,7 +70,7 @@ class Sessions:
             data = self._session.loads(cookie, max_age=SESSION_AGE_S)
         except BadSignature:
             return None
-        return data if isinstance(data, dict) and "u" in data and "c" in data else None
+        return data if isinstance(data, dict) and {"u", "c", "k"} <= set(data) else None
 
     def login_token(self) -> tuple[str, str]:
         """(value for the login form, signed cookie holding it): double-submit CSRF for the
@@ -84,6 +86,12 @@ class Sessions:
         except BadSignature:
             return False
         return hmac.compare_digest(str(expected), value)
+
+
+def session_current(store: Store, session: dict[str, Any]) -> bool:
+    """The chair still exists and still has the token the session was opened with."""
+    stored = store.chair_token_hash(session["u"])
+    return stored is not None and hmac.compare_digest(stored[:16], str(session["k"]))
 
 
 def csrf_ok(session: dict[str, Any] | None, value: str | None) -> bool:

@@ -133,3 +133,14 @@ def test_logout_ends_the_session(web) -> None:
     r = client.post("/logout", data={"csrf": csrf})
     assert r.status_code == 303 and r.headers["location"] == "/login"
     assert client.get("/").status_code == 303
+
+
+def test_a_new_token_ends_the_old_sessions(web) -> None:
+    client, token, _, store = web
+    logged_in(client, token)
+    assert client.get("/").status_code == 200
+    new_user(store, "alice")  # re-keyed: the old token and its sessions stop working
+    assert client.get("/").status_code == 303
+    r = client.post("/login", data={"name": "alice", "token": token,
+                                    "csrf": login_csrf(client)})
+    assert "error" in r.headers["location"]
