@@ -184,8 +184,11 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
     readme = task.readme.read_text(encoding="utf-8")
     seed_cases(task, spec, readme, options.backend, store)
     row = store.get_task(task.id)
-    if row is not None and apply_refines(store, row, lambda c, ev, rv, note: options.backend
-                                         .refine(c, ev, rv, spec, readme, note=note)):
+
+    def chair_refine(case: TestCase, ev: Evidence | None, rv: list[Review], note: str):
+        return options.backend.refine(case, ev, rv, spec, readme, note=note)
+
+    if row is not None and apply_refines(store, row, chair_refine):
         report(task.id, "refined the case(s) the Area Chair sent back")
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
     conftest = conftest_source(spec, task.config.port)
