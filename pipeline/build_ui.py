@@ -29,11 +29,9 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
               fallback: bool = False, batch: bool = False) -> None:
     from pipeline.execution import install_signal_handlers
     from pipeline.execution.reaper import reap_orphans
-    from pipeline.reports.card import write_cards
     from pipeline.stages.build import BuildOptions, build
-    from pipeline.stages.publish import publish
+    from pipeline.stages.publish import publish_data
     from pipeline.store import Store
-    from pipeline.tasks import TaskError, discover_tasks, load_task
 
     settings = load_settings()
     install_signal_handlers()
@@ -83,14 +81,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
                 results = build(options, store, report)
         else:
             results = build(options, store, report)
-        tasks = {}
-        for task_dir in discover_tasks(raw):
-            try:
-                tasks[task_dir.name] = load_task(task_dir)
-            except TaskError:
-                continue
-        written = publish(data, store, tasks)
-        write_cards(data, store, tasks)
+        written = publish_data(data, store)
         status = task_status(store)
     print_status(status, console, {r.task_id: r for r in results})
     console.print(f"wrote {written['verified']} verified and {written['train']} train task(s) "
@@ -126,14 +117,13 @@ class _Bars:
 def task_status(store: Any) -> dict[str, Any]:
     """The store's counts per task, with its state, its error and the accepted suite's
     mutation score (killed / valid mutants; None when no mutant ran)."""
+    from pipeline.chair.apply import task_counts
     from pipeline.stages.mutate import suite_mutation
     from pipeline.stages.publish import accepted_cases
 
-    result = store.status()
+    result: dict[str, Any] = {"tasks": {}}
     for row in store.tasks():
-        entry = result["tasks"].setdefault(row.id, {
-            "split": row.split, "accepted": 0, "area_chair": 0, "refining": 0,
-            "discarded": {}})
+        entry = result["tasks"][row.id] = {"split": row.split, **task_counts(store, row)}
         entry["state"] = row.state
         if row.error:
             entry["error"] = row.error
@@ -147,8 +137,8 @@ def print_status(status: dict[str, Any], console: Console | None = None,
                  results: dict[str, Any] | None = None) -> None:
     console = console or _console()
     table = Table(title="RepoGenesis build", show_lines=False)
-    for column in ("task", "split", "state", "accepted", "area chair", "refining", "discarded",
-                   "mutation"):
+    for column in ("task", "split", "state", "accepted", "area chair", "chair ✓/✗", "refining",
+                   "discarded", "mutation"):
         table.add_column(column, justify="right" if column not in ("task", "state") else "left")
     for task_id, entry in sorted(status["tasks"].items()):
         result = (results or {}).get(task_id)
@@ -156,9 +146,14 @@ def print_status(status: dict[str, Any], console: Console | None = None,
         discarded = ", ".join(f"{k} {v}" for k, v in sorted(entry["discarded"].items())) or "0"
         score = entry.get("mutation_score")
         table.add_row(task_id, str(entry.get("split") or "-"), state, str(entry["accepted"]),
-                      str(entry["area_chair"]), str(entry["refining"]), discarded,
+                      str(entry["area_chair"]),
+                      f"{entry.get('chair_accepted', 0)}/{entry.get('chair_rejected', 0)}",
+                      str(entry["refining"]), discarded,
                       "-" if score is None else f"{score:.2f}")
     console.print(table)
     for task_id, entry in sorted(status["tasks"].items()):
         if entry.get("error"):
             console.print(f"{task_id}: {entry['error']}")
+        if entry.get("area_chair"):
+            console.print(f"{task_id}: {entry['area_chair']} case(s) wait for the Area Chair; "
+                          f"see `repogenesis chair queue --task {task_id}`")

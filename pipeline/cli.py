@@ -348,5 +348,22 @@ def ledger(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
         typer.echo(format_ledger(summary))
 
 
+@app.command()
+def publish(data: DataOpt = Path("data")) -> None:
+    """Rewrite data/verified and data/train from the store (no execution, no model calls)."""
+    from pipeline.stages.publish import publish_data
+    from pipeline.store import Store
+
+    if not state_db(data).is_file():
+        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    with Store.open(state_db(data)) as store:
+        written = publish_data(data, store)
+    typer.echo(f"wrote {written['verified']} verified and {written['train']} train task(s)")
+
+
+from pipeline.chair.cli import chair_app  # noqa: E402  (it uses the helpers above)
+
+app.add_typer(chair_app, name="chair")
+
 # resplit, calibrate, report and export live in their own module (registered on import).
 from pipeline import cli_reports  # noqa: E402, F401

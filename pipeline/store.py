@@ -57,6 +57,7 @@ class TaskRow(BaseModel):
 
     id: str
     input_hash: str | None = None
+    content_hash: str | None = None  # the task's own files only (0007; Area Chair versions)
     split: SplitName | None = None
     state: str = "pending"
     error: str | None = None
@@ -76,6 +77,12 @@ class AreaChairDecision(BaseModel):
     note: str = ""
     chair: str
     submitted_at: str
+    # 0007: the exact case version decided on, the state it was in, when the chair opened it
+    task_id: str | None = None
+    code_hash: str | None = None
+    input_hash: str | None = None
+    state_before: str | None = None
+    opened_at: str | None = None
 
 
 def _now() -> str:
@@ -225,6 +232,7 @@ class Store:
         task_id: str,
         *,
         input_hash: str | None | _Keep = KEEP,
+        content_hash: str | None | _Keep = KEEP,
         split: SplitName | None | _Keep = KEEP,
         state: str | _Keep = KEEP,
         error: str | None | _Keep = KEEP,
@@ -235,6 +243,7 @@ class Store:
         fields: dict[str, Any] = {}
         for column, value in (
             ("input_hash", input_hash), ("split", split), ("state", state), ("error", error),
+            ("content_hash", content_hash),
         ):
             if value is not KEEP:
                 fields[column] = value
@@ -401,15 +410,20 @@ class Store:
     def add_ac_decision(
         self, case_id: str, round: int, decision: str, *, chair: str,
         scores: Scores | None = None, note: str = "", submitted_at: str | None = None,
+        task_id: str | None = None, code_hash: str | None = None,
+        input_hash: str | None = None, state_before: str | None = None,
+        opened_at: str | None = None,
     ) -> int:
         """Append one decision (durable on return); returns its id."""
         with self.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO area_chair_decisions (case_id, round, decision, scores, note, "
-                "chair, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "chair, submitted_at, task_id, code_hash, input_hash, state_before, opened_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (case_id, round, decision,
                  scores.model_dump_json() if scores is not None else None, note, chair,
-                 submitted_at or _now()),
+                 submitted_at or _now(), task_id, code_hash, input_hash, state_before,
+                 opened_at),
             )
             return int(cur.lastrowid or 0)
 
@@ -419,6 +433,44 @@ class Store:
             else self._query(sql + " ORDER BY id")
         return [AreaChairDecision(**{**dict(r), "scores": _json_or_none(r["scores"])})
                 for r in rows]
+
+    def case_versions(self, case_id: str) -> list[TestCase]:
+        """Every stored version (round) of one case, oldest first."""
+        return [_case(r) for r in self._query(
+            "SELECT * FROM test_cases WHERE case_id = ? ORDER BY round", (case_id,))]
+
+    def add_chair_user(self, name: str, token_hash: str) -> None:
+        """Create a chair, or give an existing one a new token (the old one stops working)."""
+        with self.transaction() as conn:
+            _upsert(conn, "chair_users", {"name": name, "token_hash": token_hash,
+                                          "created_at": _now()}, ("name",))
+
+    def chair_token_hash(self, name: str) -> str | None:
+        rows = self._query("SELECT token_hash FROM chair_users WHERE name = ?", (name,))
+        return rows[0]["token_hash"] if rows else None
+
+    def claim_case(self, case_id: str, chair: str, now: str, expires_at: str) -> str:
+        """Take the lease on a case unless another chair holds an unexpired one; returns the
+        holder after the call (ISO timestamps compare as text)."""
+        with self.transaction() as conn:
+            row = conn.execute("SELECT chair, expires_at, claimed_at FROM chair_claims "
+                               "WHERE case_id = ?", (case_id,)).fetchone()
+            if row is not None and row[0] != chair and row[1] > now:
+                return str(row[0])
+            claimed_at = row[2] if row is not None and row[0] == chair and row[1] > now else now
+            _upsert(conn, "chair_claims", {"case_id": case_id, "chair": chair,
+                                           "claimed_at": claimed_at, "expires_at": expires_at},
+                    ("case_id",))
+            return chair
+
+    def chair_claims(self, now: str) -> dict[str, tuple[str, str]]:
+        """Unexpired leases: case id → (chair, claimed_at)."""
+        return {r["case_id"]: (r["chair"], r["claimed_at"]) for r in self._query(
+            "SELECT * FROM chair_claims WHERE expires_at > ?", (now,))}
+
+    def release_claim(self, case_id: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM chair_claims WHERE case_id = ?", (case_id,))
 
     # --- status -------------------------------------------------------------------------
 
@@ -468,7 +520,8 @@ def _json_or_none(text: str | None) -> Any:
 
 def _task_row(r: sqlite3.Row) -> TaskRow:
     return TaskRow(
-        id=r["id"], input_hash=r["input_hash"], split=r["split"], state=r["state"],
+        id=r["id"], input_hash=r["input_hash"], content_hash=dict(r).get("content_hash"),
+        split=r["split"], state=r["state"],
         error=r["error"], updated_at=r["updated_at"],
         spec=Spec.model_validate_json(r["spec"]) if r["spec"] else None,
         difficulty=Difficulty.model_validate_json(r["difficulty"]) if r["difficulty"] else None,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.backend import Backend, OfflineBackend
+from pipeline.chair.apply import apply_refines, pending_refines
 from pipeline.execution import EnvError, ServiceError, ensure_task_env
 from pipeline.records import TASK_ID_RE, Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
 from pipeline.rubric import Routing, Rubric, load_rubric, rubric_hash
@@ -184,12 +185,14 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
                              reviewer_count(options.backend))
         report(task.id, f"moved from {row.split} to {split}: {rerouted} case(s) routed anew, "
                "nothing else redone")
-    if row is not None and row.input_hash == digest and row.state == "done":
+    if row is not None and row.input_hash == digest and row.state == "done" \
+            and not pending_refines(store, row):  # a chair's refine is new work
         return TaskResult(task.id, "reused", split)
     if row is not None and row.input_hash != digest:
         store.reset_task(task.id)  # inputs changed: derived work goes, AC decisions stay
     store.upsert_task(task.id, input_hash=digest, split=split, state="running", error=None,
-                      spec=item.spec, difficulty=item.difficulty)
+                      spec=item.spec, difficulty=item.difficulty,
+                      content_hash=tree_hash(task.dir))  # what Area Chair decisions name
     try:
         counts = run_loop(task, item.spec, split, digest, rubric, options, store, report)
     except (ServiceError, EnvError) as exc:
@@ -213,10 +216,19 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
              options: BuildOptions, store: Store, report: Report) -> dict[str, int]:
     readme = task.readme.read_text(encoding="utf-8")
     seed_cases(task, spec, readme, options.backend, store)
+    row = store.get_task(task.id)
+
+    def chair_refine(case: TestCase, ev: Evidence | None, rv: list[Review], note: str):
+        return options.backend.refine(case, ev, rv, spec, readme, note=note)
+
+    if row is not None and apply_refines(store, row, chair_refine):
+        report(task.id, "refined the case(s) the Area Chair sent back")
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
     sources = SuiteSources(conftest_source(spec, task.config.port),
                            existing_conftest(task.tests_dir))
-    for rnd in range(routing_rules(rubric, options).max_refine_rounds + 1):
+    last = max((c.round for c in store.latest_cases(task.id)), default=0)
+    max_rounds = routing_rules(rubric, options).max_refine_rounds
+    for rnd in range(max(max_rounds, last) + 1):  # a chair's refine may go past it
         pending = [c for c in store.cases_for_round(task.id, rnd) if not _routed(store, c)]
         if not pending:
             continue

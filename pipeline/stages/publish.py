@@ -10,33 +10,27 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from pipeline.chair.apply import chair_summary, published_views, task_counts
 from pipeline.records import TestCase
 from pipeline.rubric import rubric_hash
 from pipeline.spec import spec_json
 from pipeline.stages.existing import existing_conftest
 from pipeline.stages.mutate import suite_mutation
 from pipeline.stages.split import SPLITS, prune_outputs, write_index, write_task_output
-from pipeline.store import Store
+from pipeline.store import AreaChairDecision, Store
 from pipeline.suites import SuiteSources, case_file, conftest_source
-from pipeline.tasks import RawTask
+from pipeline.tasks import RawTask, TaskError, discover_tasks, load_task
 
 
 def accepted_cases(store: Store, task_id: str) -> list[tuple[TestCase, Any]]:
-    """Latest versions whose latest route is accepted, or that an Area Chair accepted."""
-    out = []
-    for case in store.latest_cases(task_id):
-        route = store.latest_route(case.case_id)
-        if route is None:
-            continue
-        decisions = [d for d in store.ac_decisions(case.case_id) if d.round == case.round]
-        if route.route == "accepted" or (
-            route.route == "area_chair" and decisions and decisions[-1].decision == "accept"
-        ):
-            out.append((case, route))
-    return out
+    """Latest versions the reviewers accepted, or that an Area Chair accepted on exactly that
+    version (see pipeline.chair)."""
+    row = store.get_task(task_id)
+    return [] if row is None else [(v.case, v.route) for v in published_views(store, row)]
 
 
-def case_entry(store: Store, case: TestCase, route: Any) -> dict[str, Any]:
+def case_entry(store: Store, case: TestCase, route: Any,
+               chair: AreaChairDecision | None = None) -> dict[str, Any]:
     reviews = store.reviews_for(case.case_id, case.round)
     totals = [r.scores.total for r in reviews if r.scores is not None]
     evidence = store.evidence_for(case.case_id, case.round)
@@ -56,7 +50,10 @@ def case_entry(store: Store, case: TestCase, route: Any) -> dict[str, Any]:
                 for r in sorted(reviews, key=lambda r: r.reviewer)
             },
         },
-        "route": {"route": route.route, "reason": route.reason},
+        "route": {"route": route.route, "reason": route.reason}
+        | ({"area_chair": {"decision": chair.decision, "chair": chair.chair,
+                           "scores": chair.scores.model_dump() if chair.scores else None,
+                           "note": chair.note}} if chair else {}),
         "provenance": {
             "origin": case.origin,
             "author": case.author,
@@ -82,11 +79,14 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
         task = tasks.get(row.id)
         if task is None or row.state != "done" or row.split not in SPLITS or row.spec is None:
             continue
-        accepted = accepted_cases(store, row.id)
+        views = published_views(store, row)
+        accepted = [(v.case, v.route) for v in views]
+        chair = {v.case.case_id: v.decision for v in views}
         cases = [c for c, _ in accepted]
         mutation = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         entries = [
-            case_entry(store, c, r) for c, r in sorted(accepted, key=lambda cr: cr[0].case_id)
+            case_entry(store, c, r, chair[c.case_id])
+            for c, r in sorted(accepted, key=lambda cr: cr[0].case_id)
         ]
         if mutation is not None:
             for entry in entries:
@@ -106,6 +106,7 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
             "offline": all(c.author in ("offline", "human") for c in cases),
             "categories": dict(sorted(categories.items())),
             "mutation": _suite_mutation(mutation),
+            "area_chair": chair_summary(task_counts(store, row)),
             "test_cases": entries,
         }
         out_dir = data_dir / row.split / row.id
@@ -133,3 +134,19 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
     for split in SPLITS:
         write_index(data_dir / split, rows[split])
     return {s: len(rows[s]) for s in SPLITS}
+
+
+def publish_data(data_dir: Path, store: Store) -> dict[str, int]:
+    """`repogenesis publish` and the end of `build`: the splits rewritten from the store
+    alone (no execution, no model calls), with every Area Chair decision applied."""
+    tasks = {}
+    for task_dir in discover_tasks(data_dir / "raw"):
+        try:
+            tasks[task_dir.name] = load_task(task_dir)
+        except TaskError:
+            continue
+    written = publish(data_dir, store, tasks)
+    from pipeline.reports.card import write_cards  # the cards read the tables built on this
+
+    write_cards(data_dir, store, tasks)
+    return written

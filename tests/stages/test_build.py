@@ -224,3 +224,14 @@ def test_build_on_unseen_tasks_accepts_tests_that_pass(tmp_path: Path) -> None:
             run = run_pytest(task_json.parent / "tests", svc.base_url, 300)
         assert len(run.tests) == len(cases)
         assert [t.nodeid for t in run.tests if t.outcome != "passed"] == []
+
+
+def test_the_bundled_build_leaves_verified_cases_with_the_area_chair(built: Path) -> None:
+    """A newcomer can try the Area Chair step out of the box (see data/raw/CORPUS.md)."""
+    proc = cli(built, "chair", "queue", "--json")
+    assert proc.returncode == 0, proc.stderr
+    waiting = json.loads(proc.stdout)["cases"]
+    status = json.loads(cli(built, "status", "--json").stdout)["tasks"]
+    assert len(waiting) >= 2
+    assert all(status[c["task"]]["split"] == "verified" for c in waiting)
+    assert all(c["spread"] > 3 and c["triage"] for c in waiting)
