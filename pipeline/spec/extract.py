@@ -21,6 +21,7 @@ from pipeline.spec.paths import (
     split_methods,
 )
 from pipeline.spec.schema import auth_marker
+from pipeline.spec.typedesc import apply_described
 
 Key = tuple[str, str]
 
@@ -49,6 +50,8 @@ def _owned(blocks: list[Block], heading_of: list[int], m: Mention, key: Key,
     level = blocks[anchor].level if anchor >= 0 else 0
     start = b + 1 if blocks[b].kind == "heading" else b
     item = blocks[b].item if m.source == "text" else -1
+    if item >= 0 and anchor >= 0 and _alone_in_section(blocks, anchor, key, keys_at):
+        item = -1  # "- **API Name**: `POST /x`" then bullets and top-level fences: all its own
     stop = start
     while stop < len(blocks):
         blk = blocks[stop]
@@ -60,6 +63,18 @@ def _owned(blocks: list[Block], heading_of: list[int], m: Mention, key: Key,
             break
         stop += 1
     return blocks[start:stop]
+
+
+def _alone_in_section(blocks: list[Block], anchor: int, key: Key,
+                      keys_at: dict[int, set[Key]]) -> bool:
+    """True when no other endpoint is defined in the heading section starting at `anchor`."""
+    level = blocks[anchor].level
+    for i in range(anchor + 1, len(blocks)):
+        if blocks[i].kind == "heading" and blocks[i].level <= level:
+            break
+        if keys_at.get(i, set()) - {key}:
+            return False
+    return True
 
 
 def _clean_summary(text: str) -> str:
@@ -177,7 +192,7 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
         response_schema=d.response_schema, response_example=d.response_example,
         response_examples=d.response_examples,
         status_codes=dict(sorted(d.status_codes.items())),
-        auth_required=d.auth_required, line=mentions[0].line,
+        auth_required=d.auth_required, rate_limit=d.rate_limit, line=mentions[0].line,
     )
 
 
@@ -205,6 +220,7 @@ def _enrich(endpoints: list[Endpoint], blocks: list[Block], by_key: dict[Key, li
     enrich.doc_auth(endpoints, statements, has_auth)
     objects = enrich.named_objects(blocks, sections)
     for ep in endpoints:
+        apply_described(ep)
         enrich.file_examples(ep)
         enrich.example_params(ep)
     enrich.resolve_references(endpoints, objects)
