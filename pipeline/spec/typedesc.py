@@ -5,7 +5,9 @@ giving an example: `"username": "string (required, 3-20 characters)"`,
 `"priority": "string (optional, enum: ['low', 'high'], default low)"`,
 `"page": "integer (default 1, max 100)"`, `"数量": "整数（必填，1-99）"`. Such a body is a
 schema, not an example: sending it verbatim would post the words "string (required ...)".
-`describe()` reads one description; `body_schema()` turns a whole body into an object schema.
+`describe()` reads one description; `body_schema()` turns a whole body into an object schema;
+`example_of()` gives the smallest body that keeps every stated rule (required fields, types,
+lengths, ranges, allowed values), which is what the spec offers as the request example.
 """
 
 from __future__ import annotations
@@ -179,14 +181,20 @@ def _schema(value: Any) -> dict[str, Any]:
     if isinstance(value, dict):
         props: dict[str, Any] = {}
         required: list[str] = []
+        optional: list[str] = []
         for key, sub in value.items():
             frag = _schema(sub)
-            if frag.pop("required", None) is True:
+            flag = frag.pop("required", None)
+            if flag is True:
                 required.append(str(key))
+            elif flag is False:
+                optional.append(str(key))
             props[str(key)] = frag
         out: dict[str, Any] = {"type": "object", "properties": props}
         if required:
             out["required"] = required
+        if optional:
+            out["x-optional"] = optional  # said to be optional (only "required" is standard)
         return out
     if isinstance(value, list):
         return {"type": "array", "items": _schema(value[0])} if value else {"type": "array"}
@@ -223,7 +231,8 @@ def apply_described(ep: Endpoint) -> None:
     if is_described_body(ep.request_example):
         body = ep.request_example
         ep.request_schema = ep.request_schema or body_schema(body)
-        ep.request_example = None  # descriptions, not values a client may send
+        # descriptions are not values a client may send: a conforming example instead
+        ep.request_example = example_of(ep.request_schema)
         if isinstance(body, dict) and ep.method in ("POST", "PUT", "PATCH"):
             known = {p.name: p for p in ep.params if p.location == "body"}
             for name, raw in body.items():
@@ -241,3 +250,63 @@ def apply_described(ep: Endpoint) -> None:
     for p in ep.params:
         if p.location != "body" and p.description:
             _merge_param(p, describe(p.description, None))
+
+
+_HINTS = [(r"e-?mail", "user@example.com"), (r"pass(?:word)?|pwd", "Passw0rd!2024"),
+          (r"url|link|website", "https://example.com/page"), (r"phone|mobile", "+15551234567"),
+          (r"date|_at$|time", "2030-01-01T00:00:00Z")]
+
+
+def _string(name: str, frag: dict[str, Any]) -> str:
+    fmt = frag.get("format")
+    value = {"email": "user@example.com", "date-time": "2030-01-01T00:00:00Z",
+             "date": "2030-01-01", "uri": "https://example.com/page",
+             "uuid": "123e4567-e89b-12d3-a456-426614174000"}.get(str(fmt), "")
+    if not value:
+        value = next((v for p, v in _HINTS if re.search(p, name, re.I)), "")
+    if not value:
+        value = "sample_" + re.sub(r"\W+", "_", name) if name else "sample"
+    lo, hi = int(frag.get("minLength", 0)), frag.get("maxLength")
+    if len(value) < lo:
+        value = value + "x" * (lo - len(value))
+    if hi is not None and len(value) > int(hi):
+        value = value[: max(int(hi), lo)]
+    return value
+
+
+def _value(name: str, frag: dict[str, Any]) -> Any:
+    if "default" in frag:
+        return frag["default"]
+    if frag.get("enum"):
+        return frag["enum"][0]
+    typ = frag.get("type")
+    typ = typ[0] if isinstance(typ, list) else typ
+    if typ in ("integer", "number"):
+        lo, hi = frag.get("minimum"), frag.get("maximum")
+        value = lo if lo is not None else 1
+        return min(value, hi) if hi is not None else value
+    if typ == "boolean":
+        return True
+    if typ == "array":
+        return []
+    if typ == "object":
+        return example_of(frag) if frag.get("properties") else {}
+    return _string(name, frag)
+
+
+def example_of(schema: dict[str, Any] | None) -> Any:
+    """A body that keeps the schema's stated rules; optional fields are left out."""
+    if not schema:
+        return None
+    if schema.get("type") == "array":
+        return [] if not schema.get("items") else [example_of(schema["items"])]
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return _value("", schema)
+    marked = set(schema.get("required") or [])  # unmarked fields are sent too
+    optional = set(schema.get("x-optional") or [])
+    out: dict[str, Any] = {}
+    for name, frag in props.items():
+        if name in marked or name not in optional:
+            out[name] = _value(name, frag)
+    return out

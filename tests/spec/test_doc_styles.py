@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pipeline.records import Endpoint, Param, Spec
 from pipeline.spec import load_spec
-from pipeline.spec.typedesc import body_schema, describe, is_described_body
+from pipeline.spec.typedesc import body_schema, describe, example_of, is_described_body
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -49,7 +49,8 @@ def test_top_level_fences_belong_to_the_bullet_endpoint_above() -> None:
     assert e.request_schema["required"] == ["title", "difficulty"]
     assert e.request_schema["properties"]["title"] == {
         "type": "string", "minLength": 3, "maxLength": 80}
-    assert e.request_example is None, "type descriptions are not values a client may send"
+    # type descriptions are not values a client may send: the example keeps the rules
+    assert e.request_example == {"title": "sample_title", "difficulty": "easy"}
     assert set(e.response_schema["properties"]) == {  # type: ignore[index]
         "id", "title", "servings", "difficulty", "created_at"}
     assert e.response_schema["properties"]["created_at"]["format"] == "date-time"  # type: ignore[index]
@@ -100,6 +101,7 @@ def test_chinese_style_reads_the_same_details() -> None:
     book = ep(ZH, "POST", "/api/v1/bookings")
     assert book.request_schema["required"] == ["spot_id", "plate"]  # type: ignore[index]
     assert param(book, "plate", "body").constraints == {"minLength": 5, "maxLength": 10}
+    assert book.request_example == {"spot_id": 1, "plate": "sample_pla"}  # 10 chars at most
     assert book.status_codes == {201: "预约成功", 409: "车位已被占用", 422: "参数校验失败"}
     assert book.auth_required is True
     cancel = ep(ZH, "DELETE", "/api/v1/bookings/{booking_id}")
@@ -145,3 +147,13 @@ def test_example_bodies_are_not_mistaken_for_descriptions() -> None:
     schema = body_schema([{"id": "integer", "tags": "array of strings"}])
     assert schema == {"type": "array", "items": {"type": "object", "properties": {
         "id": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string"}}}}}
+
+
+def test_example_of_keeps_the_stated_rules() -> None:
+    schema = body_schema({"email": "string (required, valid email format)",
+                          "code": "string (required, 12-16 characters)",
+                          "level": "integer (optional, 1-5)",
+                          "size": "integer (min 3, max 9)",
+                          "kind": "string (enum: ['a', 'b'])"})
+    assert example_of(schema) == {"email": "user@example.com", "code": "sample_codex",
+                                  "size": 3, "kind": "a"}
