@@ -245,8 +245,13 @@ def apply_described(ep: Endpoint) -> None:
                 frag = describe(raw) if looks_described(raw) else (
                     {"type": "object"} if isinstance(raw, dict) else {})
                 _merge_param(p, frag)
-    if ep.response_schema is None and is_described_body(ep.response_example):
-        ep.response_schema = body_schema(ep.response_example)
+    if is_described_body(ep.response_example):
+        ep.response_schema = ep.response_schema or body_schema(ep.response_example)
+        ep.response_example = None  # "integer" is no value a service sends
+    for code, value in list(ep.response_examples.items()):
+        if is_described_body(value):
+            del ep.response_examples[code]
+            ep.response_schema = ep.response_schema or body_schema(value)
     for p in ep.params:
         if p.location != "body" and p.description:
             _merge_param(p, describe(p.description, None))
