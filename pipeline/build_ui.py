@@ -123,6 +123,7 @@ class _Bars:
 def task_status(store: Any) -> dict[str, Any]:
     """The store's counts per task, with its state, its error and the accepted suite's
     mutation score (killed / valid mutants; None when no mutant ran)."""
+    from pipeline.stages.coverage import endpoints_without_accepted
     from pipeline.stages.mutate import suite_mutation
     from pipeline.stages.publish import accepted_cases
 
@@ -137,6 +138,8 @@ def task_status(store: Any) -> dict[str, Any]:
         cases = [c for c, _ in accepted_cases(store, row.id)] if row.state == "done" else []
         report = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         entry["mutation_score"] = report["score"] if report else None
+        if row.spec is not None and row.state in ("done", "failed"):
+            entry["endpoints_without_accepted"] = endpoints_without_accepted(row.spec, cases)
     return result
 
 
@@ -159,3 +162,6 @@ def print_status(status: dict[str, Any], console: Console | None = None,
     for task_id, entry in sorted(status["tasks"].items()):
         if entry.get("error"):
             console.print(f"{task_id}: {entry['error']}")
+        missing = entry.get("endpoints_without_accepted")
+        if missing:
+            console.print(f"{task_id}: no accepted case for {', '.join(missing)}")

@@ -84,6 +84,8 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
             continue
         accepted = accepted_cases(store, row.id)
         cases = [c for c, _ in accepted]
+        if not cases:
+            continue  # an empty suite is never published (status names the endpoints)
         mutation = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         entries = [
             case_entry(store, c, r) for c, r in sorted(accepted, key=lambda cr: cr[0].case_id)
