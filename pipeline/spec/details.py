@@ -71,6 +71,23 @@ class Details:
     status_codes: dict[int, str] = field(default_factory=dict)
     auth_required: bool | None = None
     rate_limit: str = ""
+    same_as: dict[str, str] = field(default_factory=dict)  # role -> "create article"
+
+
+_SAME_AS = re.compile(r"(?P<label>[^:：]{1,40})[:：]\s*(?:the\s+)?same\s+as\s+(?:the\s+|for\s+)?"
+                      r"(?P<ref>[^.;。，,]{2,60})|(?P<zlabel>[^:：]{1,20})[:：]\s*同(?P<zref>[^。，,]{2,30})",
+                      re.I)
+
+
+def same_as_in(line: str) -> tuple[str, str] | None:
+    """'Input Schema: Same as create article' → ('request', 'create article')."""
+    m = _SAME_AS.search(line)
+    if not m:
+        return None
+    label = m.group("label") or m.group("zlabel") or ""
+    role = _role(label)
+    ref = (m.group("ref") or m.group("zref") or "").strip(" `*")
+    return (role, ref) if role and ref else None
 
 
 _RATE = re.compile(r"rate[\s-]*limit(?:s|ed|ing)?\s*[:：]\s*(?P<a>.+)"
@@ -193,6 +210,9 @@ class _Reader:
             self._auth(ln)
             if not self.d.rate_limit:
                 self.d.rate_limit = rate_limit_in(ln)
+            same = same_as_in(ln)
+            if same:
+                self.d.same_as.setdefault(*same)
         if block.kind == "text":
             self.paragraph = joined(block.text)
             if not self._bullet_params(block) and lines and lines[-1]:

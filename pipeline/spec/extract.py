@@ -169,7 +169,7 @@ def _params(key: Key, mentions: list[Mention], documented: list[Param]) -> list[
 
 
 def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of: list[int],
-              keys_at: dict[int, set[Key]]) -> Endpoint:
+              keys_at: dict[int, set[Key]], refs: dict[Key, dict[str, str]]) -> Endpoint:
     d = Details()
     # an endpoint's own section (heading, split fields) speaks before passing mentions
     rank = {"heading": 0, "field": 1, "code": 2, "table": 3, "text": 4, "curl": 5}
@@ -185,6 +185,8 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
         if not d.summary:
             d.summary = _summary(blocks, heading_of, m, owned, keys_at)
         read_details(key[0], owned, d)
+    if d.same_as:
+        refs[key] = d.same_as
     return Endpoint(
         method=key[0], path=key[1], summary=d.summary,
         params=_params(key, mentions, d.params),
@@ -240,7 +242,9 @@ def extract_spec(markdown_text: str) -> Spec:
     for key, ms in by_key.items():
         for m in [m for m in ms if defining(m, blocks)] or ms:
             keys_at.setdefault(m.block, set()).add(key)
-    endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at) for k, ms in by_key.items()]
+    refs: dict[Key, dict[str, str]] = {}
+    endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at, refs) for k, ms in by_key.items()]
+    enrich.same_as(endpoints, refs)
     auth = docinfo.auth(blocks, list(by_key))
     _enrich(endpoints, blocks, by_key, heading_of, has_auth=auth is not None, base=base)
     return Spec(

@@ -157,3 +157,12 @@ def test_example_of_keeps_the_stated_rules() -> None:
                           "kind": "string (enum: ['a', 'b'])"})
     assert example_of(schema) == {"email": "user@example.com", "code": "sample_codex",
                                   "size": 3, "kind": "a"}
+
+
+def test_same_as_copies_the_named_endpoints_bodies() -> None:
+    add, put = ep(EN, "POST", "/api/v1/recipes"), ep(EN, "PUT", "/api/v1/recipes/{recipe_id}")
+    assert put.request_schema == add.request_schema and put.request_example == add.request_example
+    assert put.response_schema == add.response_schema
+    assert param(put, "servings", "body").constraints == {"default": 2, "minimum": 1,
+                                                          "maximum": 12}
+    assert put.request_schema is not add.request_schema  # copies, not shared
