@@ -166,3 +166,15 @@ def test_same_as_copies_the_named_endpoints_bodies() -> None:
     assert param(put, "servings", "body").constraints == {"default": 2, "minimum": 1,
                                                           "maximum": 12}
     assert put.request_schema is not add.request_schema  # copies, not shared
+
+
+def test_fences_nested_in_list_items_and_chinese_sub_headings() -> None:
+    name = "nested_fence_zh_subheadings"
+    create = ep(name, "POST", "/notes")
+    assert create.request_schema["properties"]["text"]["maxLength"] == 500  # type: ignore[index]
+    assert create.response_schema["properties"]["id"] == {"type": "integer"}  # type: ignore[index]
+    assert create.status_codes == {422: "text missing or too long"}
+    delete = ep(name, "DELETE", "/notes/{id}")
+    assert delete.auth_required is True
+    assert delete.response_example == {"deleted": True}
+    assert delete.response_examples[404] == {"error": "not_found"}
