@@ -183,6 +183,8 @@ def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] 
     if spec.auth is not None and (ep.method, ep.path) == (spec.auth.login_method,
                                                           spec.auth.login_path):
         return login_success(spec, ep)
+    if _body(ep) is None and any(p.location == "body" for p in ep.params):
+        return None  # a body is documented but no valid one can be formed: no guessing
     lines: list[str] = []
     bindings: dict[str, str] = {}
     if _PARAM.search(ep.path):

@@ -101,3 +101,12 @@ def test_fallback_cases_pass_on_the_oracle() -> None:
     for ep in spec.endpoints:
         key = f"{ep.method} {ep.path}"
         assert any(key in c.endpoints and c.name in passed for c in result.cases), key
+
+
+def test_no_success_is_guessed_for_a_body_that_cannot_be_formed() -> None:
+    from pipeline.records import Param
+
+    spec = Spec(endpoints=[Endpoint(method="POST", path="/batch",
+                                    params=[Param(name="orders", location="body")])])
+    names = [c.name for c in fill_uncovered("b", spec, [], auth=False)]
+    assert names == ["test_post_batch_malformed_json"]
