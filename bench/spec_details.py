@@ -43,7 +43,8 @@ def documented(text: str) -> list[tuple[str, str]]:
     for ln in lines:
         if _FENCE.match(ln):
             in_fence = not in_fence
-        m = None if in_fence else _NAMES.search(ln)
+        # inside a fence only a request line ("GET /spots?level=1") names an endpoint
+        m = _NAMES.match(ln.strip()) if in_fence else _NAMES.search(ln)
         if m:
             parts.append(((m.group(1), _norm(m.group(2))), []))
         parts[-1][1].append(ln)
