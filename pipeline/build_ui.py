@@ -118,6 +118,7 @@ def task_status(store: Any) -> dict[str, Any]:
     """The store's counts per task, with its state, its error and the accepted suite's
     mutation score (killed / valid mutants; None when no mutant ran)."""
     from pipeline.chair.apply import task_counts
+    from pipeline.stages.coverage import endpoints_without_accepted
     from pipeline.stages.mutate import suite_mutation
     from pipeline.stages.publish import accepted_cases
 
@@ -130,6 +131,8 @@ def task_status(store: Any) -> dict[str, Any]:
         cases = [c for c, _ in accepted_cases(store, row.id)] if row.state == "done" else []
         report = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         entry["mutation_score"] = report["score"] if report else None
+        if row.spec is not None and row.state in ("done", "failed"):
+            entry["endpoints_without_accepted"] = endpoints_without_accepted(row.spec, cases)
     return result
 
 
@@ -157,3 +160,6 @@ def print_status(status: dict[str, Any], console: Console | None = None,
         if entry.get("area_chair"):
             console.print(f"{task_id}: {entry['area_chair']} case(s) wait for the Area Chair; "
                           f"see `repogenesis chair queue --task {task_id}`")
+        missing = entry.get("endpoints_without_accepted")
+        if missing:
+            console.print(f"{task_id}: no accepted case for {', '.join(missing)}")

@@ -52,6 +52,9 @@ class Param(BaseModel):
     type: str | None = None
     required: bool | None = None
     description: str = ""
+    # JSON-schema keywords the document states: default, minimum, maximum, minLength,
+    # maxLength, enum, format
+    constraints: dict[str, Any] = Field(default_factory=dict)
 
 
 class Endpoint(BaseModel):
@@ -69,6 +72,7 @@ class Endpoint(BaseModel):
     auth_required: bool | None = None
     # example bodies the document gives for specific status codes (errors included)
     response_examples: dict[int, Any] = Field(default_factory=dict)
+    rate_limit: str = ""  # as documented ("10 requests per minute per user")
     # 1-based line of the document where the endpoint is first named (0: unknown)
     line: int = 0
 

@@ -41,6 +41,7 @@ from pipeline.llm.schemas import (
     rename_test,
 )
 from pipeline.llm.settings import LLMSettings, split_ref
+from pipeline.offline.gen_fallback import fill_uncovered
 from pipeline.offline.generate import conftest_source
 from pipeline.paths import PROMPTS_DIR
 from pipeline.records import CATEGORIES, Endpoint, Evidence, Review, Scores, Spec, TestCase
@@ -289,7 +290,8 @@ class LLMBackend:
                     category=call.meta["category"], name=unique,
                     code=rename_test(code, name, unique), endpoints=endpoints,
                     origin="generated", author=self.settings.generator))
-        return cases
+        # never an empty suite: endpoints the model wrote nothing for get the offline fallback
+        return cases + fill_uncovered(task_id, spec, cases, "auth_headers" in fixtures)
 
     # --- review -----------------------------------------------------------------------------
 

@@ -336,6 +336,8 @@ def build_model(spec: Spec) -> Model:
 
 def token_field(model: Model) -> str | None:
     body = response_doc(model.login) if model.login else None
+    if body is None and model.login is not None and model.login.response_schema:
+        body = model.login.response_schema.get("properties")  # a described body's fields
     if isinstance(body, dict):
         for key in sorted(body, key=lambda k: (k != "access_token", k != "token", k)):
             if "token" in key.lower() and "type" not in key.lower():

@@ -23,6 +23,7 @@ from pipeline.offline import (
 )
 from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
+from pipeline.offline.gen_fallback import fill_uncovered
 from pipeline.offline.gen_model import Model, build_model
 from pipeline.records import Endpoint, Spec, TestCase
 from pipeline.suites import conftest_source as conftest_source  # re-exported (one home)
@@ -121,4 +122,5 @@ def generate_cases(task_id: str, spec: Spec) -> list[TestCase]:
             case_id=f"{task_id}::{case.name}", task_id=task_id, round=0,
             category=case.category, name=case.name, code=case.source(),
             endpoints=case.endpoints, origin="generated", author=AUTHOR))
-    return out
+    auth = "def auth_headers(" in conftest_source(spec, spec.port or 8000)
+    return out + fill_uncovered(task_id, spec, out, auth)  # never an empty suite

@@ -33,6 +33,7 @@ from pipeline.spec.schema import (
     parse_json,
     required_flag,
 )
+from pipeline.spec.typedesc import looks_described
 
 _PHRASES = {s.value: s.phrase for s in HTTPStatus}
 _RESP = re.compile(r"respon|returns?\b|output|result|success|reply|example\s+response|"
@@ -54,7 +55,7 @@ _BULLET_PARAM = re.compile(
     r"\s*[:\-–—]?\s*(?P<desc>.*)$"
 )
 _BULLET_DASH = re.compile(  # "- `category` — only items of this category"
-    r"^\s*(?:[-*+]\s+)?`(?P<name>[A-Za-z_][\w.\[\]-]*)`(?P<meta>)\s*(?:[—–:]|\s-)\s*(?P<desc>.*)$")
+    r"^\s*(?:[-*+]\s+)?`(?P<name>[A-Za-z_][\w.\[\]-]*)`(?P<meta>)\s*(?:[—–:：]|\s-)\s*(?P<desc>.*)$")
 _BODY_METHODS = ("POST", "PUT", "PATCH")
 
 
@@ -69,6 +70,37 @@ class Details:
     response_examples: dict[int, Any] = field(default_factory=dict)
     status_codes: dict[int, str] = field(default_factory=dict)
     auth_required: bool | None = None
+    rate_limit: str = ""
+    same_as: dict[str, str] = field(default_factory=dict)  # role -> "create article"
+
+
+_SAME_AS = re.compile(r"(?P<label>[^:：]{1,40})[:：]\s*(?:the\s+)?same\s+as\s+(?:the\s+|for\s+)?"
+                      r"(?P<ref>[^.;。，,]{2,60})|(?P<zlabel>[^:：]{1,20})[:：]\s*同(?P<zref>[^。，,]{2,30})",
+                      re.I)
+
+
+def same_as_in(line: str) -> tuple[str, str] | None:
+    """'Input Schema: Same as create article' → ('request', 'create article')."""
+    m = _SAME_AS.search(line)
+    if not m:
+        return None
+    label = m.group("label") or m.group("zlabel") or ""
+    role = _role(label)
+    ref = (m.group("ref") or m.group("zref") or "").strip(" `*")
+    return (role, ref) if role and ref else None
+
+
+_RATE = re.compile(r"rate[\s-]*limit(?:s|ed|ing)?\s*[:：]\s*(?P<a>.+)"
+                   r"|(?P<b>\b\d+\s+(?:requests?|calls?)\s+(?:per|a|an|every|/)\s*\w+.*)"
+                   r"|(?:限流|频率限制|调用频率|访问频率)\s*[:：]?\s*(?P<c>.+)", re.I)
+
+
+def rate_limit_in(line: str) -> str:
+    """'Rate limit: 10 requests per minute' → '10 requests per minute' ('' when none)."""
+    m = _RATE.search(line)
+    if not m:
+        return ""
+    return (m.group("a") or m.group("b") or m.group("c") or "").strip(" .。;；*`")[:120]
 
 
 def status_codes_in(line: str, table_status: bool = False,
@@ -176,6 +208,11 @@ class _Reader:
                  if k not in self.d.status_codes})
         for ln in lines:
             self._auth(ln)
+            if not self.d.rate_limit:
+                self.d.rate_limit = rate_limit_in(ln)
+            same = same_as_in(ln)
+            if same:
+                self.d.same_as.setdefault(*same)
         if block.kind == "text":
             self.paragraph = joined(block.text)
             if not self._bullet_params(block) and lines and lines[-1]:
@@ -208,7 +245,8 @@ class _Reader:
 
     def _bullet_params(self, block: Block) -> bool:
         """Parameters written as '`name` (type, required): text'; True when any were found."""
-        if not _PARAM_LABEL.search(self.label):
+        labelled = _PARAM_LABEL.search(self.label) is not None
+        if not labelled and self.method in _BODY_METHODS:
             return False
         role = _role(self.label)
         params = []
@@ -220,6 +258,8 @@ class _Reader:
             if f"`{m.group('name')}`" not in raw and json_type(meta) is None \
                     and required_flag(meta) is None:
                 continue
+            if not labelled and not (meta or looks_described(plain(m.group("desc")))):
+                continue  # an unlabelled GET list: only "`name`: integer (...)" lines
             typ = re.split(r"[,;/]", meta)[0].strip() or None
             loc = _location(self.label, self.method, role)
             flag = required_flag(meta) if meta else None

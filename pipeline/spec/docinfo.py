@@ -147,6 +147,7 @@ _AUTH_WORDS = re.compile(
     r"|\blog\s?in\b|认证|鉴权|令牌|授权|登录|token",
     re.I,
 )
+_LOGIN_WORD = re.compile(r"log-?in|sign-?in|/token\b|登录", re.I)
 _LOGIN_PATH = re.compile(r"log-?in|sign-?in|/token\b|/auth(?:enticate)?\b|/sessions?\b|登录", re.I)
 
 
@@ -170,8 +171,9 @@ def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | No
         scheme = "api-key"
     if scheme == "api-key" and m:
         header = m.group(1)
-    login = next(((mth, p) for mth, p in endpoints
-                  if mth == "POST" and _LOGIN_PATH.search(p)), None)
+    posts = [(mth, p) for mth, p in endpoints if mth == "POST" and _LOGIN_PATH.search(p)]
+    # "/auth/login" before "/auth/register": the path that names logging in wins
+    login = next((e for e in posts if _LOGIN_WORD.search(e[1])), posts[0] if posts else None)
     if not scheme and login is None:
         return None
     sentence = next((ln for ln in lines if _AUTH_WORDS.search(ln) and len(ln) > 20), "")

@@ -21,6 +21,7 @@ from pipeline.spec.paths import (
     split_methods,
 )
 from pipeline.spec.schema import auth_marker
+from pipeline.spec.typedesc import apply_described
 
 Key = tuple[str, str]
 
@@ -49,6 +50,8 @@ def _owned(blocks: list[Block], heading_of: list[int], m: Mention, key: Key,
     level = blocks[anchor].level if anchor >= 0 else 0
     start = b + 1 if blocks[b].kind == "heading" else b
     item = blocks[b].item if m.source == "text" else -1
+    if item >= 0 and anchor >= 0 and _alone_in_section(blocks, anchor, key, keys_at):
+        item = -1  # "- **API Name**: `POST /x`" then bullets and top-level fences: all its own
     stop = start
     while stop < len(blocks):
         blk = blocks[stop]
@@ -60,6 +63,18 @@ def _owned(blocks: list[Block], heading_of: list[int], m: Mention, key: Key,
             break
         stop += 1
     return blocks[start:stop]
+
+
+def _alone_in_section(blocks: list[Block], anchor: int, key: Key,
+                      keys_at: dict[int, set[Key]]) -> bool:
+    """True when no other endpoint is defined in the heading section starting at `anchor`."""
+    level = blocks[anchor].level
+    for i in range(anchor + 1, len(blocks)):
+        if blocks[i].kind == "heading" and blocks[i].level <= level:
+            break
+        if keys_at.get(i, set()) - {key}:
+            return False
+    return True
 
 
 def _clean_summary(text: str) -> str:
@@ -154,7 +169,7 @@ def _params(key: Key, mentions: list[Mention], documented: list[Param]) -> list[
 
 
 def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of: list[int],
-              keys_at: dict[int, set[Key]]) -> Endpoint:
+              keys_at: dict[int, set[Key]], refs: dict[Key, dict[str, str]]) -> Endpoint:
     d = Details()
     # an endpoint's own section (heading, split fields) speaks before passing mentions
     rank = {"heading": 0, "field": 1, "code": 2, "table": 3, "text": 4, "curl": 5}
@@ -170,6 +185,8 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
         if not d.summary:
             d.summary = _summary(blocks, heading_of, m, owned, keys_at)
         read_details(key[0], owned, d)
+    if d.same_as:
+        refs[key] = d.same_as
     return Endpoint(
         method=key[0], path=key[1], summary=d.summary,
         params=_params(key, mentions, d.params),
@@ -177,7 +194,7 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
         response_schema=d.response_schema, response_example=d.response_example,
         response_examples=d.response_examples,
         status_codes=dict(sorted(d.status_codes.items())),
-        auth_required=d.auth_required, line=mentions[0].line,
+        auth_required=d.auth_required, rate_limit=d.rate_limit, line=mentions[0].line,
     )
 
 
@@ -205,6 +222,7 @@ def _enrich(endpoints: list[Endpoint], blocks: list[Block], by_key: dict[Key, li
     enrich.doc_auth(endpoints, statements, has_auth)
     objects = enrich.named_objects(blocks, sections)
     for ep in endpoints:
+        apply_described(ep)
         enrich.file_examples(ep)
         enrich.example_params(ep)
     enrich.resolve_references(endpoints, objects)
@@ -224,7 +242,9 @@ def extract_spec(markdown_text: str) -> Spec:
     for key, ms in by_key.items():
         for m in [m for m in ms if defining(m, blocks)] or ms:
             keys_at.setdefault(m.block, set()).add(key)
-    endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at) for k, ms in by_key.items()]
+    refs: dict[Key, dict[str, str]] = {}
+    endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at, refs) for k, ms in by_key.items()]
+    enrich.same_as(endpoints, refs)
     auth = docinfo.auth(blocks, list(by_key))
     _enrich(endpoints, blocks, by_key, heading_of, has_auth=auth is not None, base=base)
     return Spec(

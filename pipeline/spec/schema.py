@@ -122,7 +122,7 @@ def field_table(rows: tuple[tuple[str, ...], ...]) -> tuple[list[Param], dict[st
 
 _AUTH_NO = re.compile(
     r"auth(?:entication|orization)?\s*(?:required|needed)?\s*[:：]\s*(?:no|none|false|not\s+required"
-    r"|public|n/a)\b|\bno\s+auth(?:entication)?\b|\bpublic\s+endpoint\b|\bwithout\s+auth"
+    r"|public|n/a|optional|not\s+needed)\b|\bno\s+auth(?:entication)?\b|\bpublic\s+endpoint\b|\bwithout\s+auth"
     r"|\bdoes\s+not\s+require\s+(?:auth|a\s+token)|无需(?:认证|登录|鉴权|授权|token|令牌)"
     r"|不需要(?:认证|登录|鉴权|授权|token|令牌)|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*否",
     re.I,

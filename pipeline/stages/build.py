@@ -21,6 +21,7 @@ from pipeline.execution import EnvError, ServiceError, ensure_task_env
 from pipeline.records import TASK_ID_RE, Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
 from pipeline.rubric import Routing, Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
+from pipeline.stages.coverage import no_accepted_reason
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
 from pipeline.stages.existing import existing_cases, existing_conftest
@@ -199,6 +200,11 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
         store.upsert_task(task.id, state="failed", error=str(exc))
         report(task.id, f"failed: {exc}")
         return TaskResult(task.id, "failed", split, str(exc))
+    reason = no_accepted_reason(item.spec, counts)
+    if reason is not None:  # never an empty suite: reported, not published
+        store.upsert_task(task.id, state="failed", error=reason)
+        report(task.id, f"failed: {reason}")
+        return TaskResult(task.id, "failed", split, reason, counts=counts)
     store.upsert_task(task.id, state="done", error=None)
     return TaskResult(task.id, "done", split, counts=counts)
 

@@ -83,6 +83,8 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
         accepted = [(v.case, v.route) for v in views]
         chair = {v.case.case_id: v.decision for v in views}
         cases = [c for c, _ in accepted]
+        if not cases:
+            continue  # an empty suite is never published (status names the endpoints)
         mutation = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         entries = [
             case_entry(store, c, r, chair[c.case_id])

@@ -304,3 +304,13 @@ def test_evidence_text_shows_real_mutant_kills() -> None:
     excluded = plain.model_copy(update={"mutation": MutationEvidence(
         valid=14, excluded="did not pass on the unmutated oracle")})
     assert "no kill credit (did not pass on the unmutated oracle)" in evidence_text(excluded)
+
+
+def test_generate_fills_endpoints_the_model_wrote_nothing_for(spec, store) -> None:
+    """Never an empty suite: a generator that answers nothing still leaves a case per endpoint."""
+    b, _ = backend(store, gemini=StageProvider("gemini", fail=ValueError("refused")))
+    cases = b.generate("t", spec, README)
+    assert {k for c in cases for k in c.endpoints} == {"GET /ping", "GET /items/{id}"}
+    assert all(c.author == "offline" for c in cases)
+    unknown = next(c for c in cases if c.endpoints == ["GET /items/{id}"])
+    assert "status_code == 404" in unknown.code

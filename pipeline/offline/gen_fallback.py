@@ -1,0 +1,281 @@
+"""Never an empty suite: cases for documented endpoints no other template wrote one for.
+
+The templates in gen_api/gen_errors/gen_flows write a case only when the document says
+enough; a task whose README yields endpoints but few details used to end with no case for
+them (or none at all). `fill_uncovered` writes, from method, path and whatever the spec
+holds, for each documented endpoint without a case:
+- a success case: the documented 2xx (else the HTTP default for the method), with the
+  record a path parameter names created first through the collection's documented POST,
+  and the documented top-level response fields checked;
+- the documented or obvious error case: no token (when the endpoint needs one), an unknown
+  id (path parameters), an empty body (documented required fields) or malformed JSON (other
+  body methods), an undocumented method on the path (the rest).
+Cases that turn out wrong on the oracle are refined or discarded by the build like any other.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pipeline.records import Endpoint, Spec, TestCase
+
+AUTHOR = "offline"
+INDENT = "    "
+UNKNOWN_ID = "999999"
+_PREFIX = re.compile(r"^(?:api|v\d+(?:\.\d+)?|rest)$", re.I)
+_PARAM = re.compile(r"\{([^{}]+)\}")
+_BODY = ("POST", "PUT", "PATCH")
+
+
+_SECRET = re.compile(r"pass|pwd|secret", re.I)
+_ACCOUNT = re.compile(r"register|sign-?up|users?$|accounts?$", re.I)
+
+
+class Unique:
+    """A body whose identifying strings are made fresh per run (no clash with other tests)."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.body = body
+
+    def source(self) -> str:
+        parts = []
+        for key, value in self.body.items():
+            if isinstance(value, str) and not _SECRET.search(key) and (
+                    "@" in value or value.startswith("sample")):
+                src = f"unique({value!r})"  # the conftest's fresh value shaped like it
+            else:
+                src = repr(value)
+            parts.append(f"{key!r}: {src}")
+        return "{" + ", ".join(parts) + "}"
+
+
+def endpoint_key(ep: Endpoint) -> str:
+    return f"{ep.method} {ep.path}"
+
+
+def uncovered(spec: Spec, cases: list[TestCase]) -> list[Endpoint]:
+    """Documented endpoints no case targets, in document order."""
+    covered = {key for case in cases for key in case.endpoints}
+    return [ep for ep in spec.endpoints if endpoint_key(ep) not in covered]
+
+
+def _slug(ep: Endpoint) -> str:
+    segs = [s for s in ep.path.split("/") if s]
+    while len(segs) > 1 and _PREFIX.match(segs[0]):
+        segs = segs[1:]
+    words = ["item" if _PARAM.fullmatch(s) else s for s in segs] or ["root"]
+    slug = re.sub(r"\W+", "_", "_".join(words)).strip("_").lower()
+    return f"{ep.method.lower()}_{slug or 'root'}"
+
+
+def _success_codes(ep: Endpoint) -> tuple[int, ...]:
+    documented = tuple(sorted(c for c in ep.status_codes if 200 <= c < 300))
+    if documented == (200,) and ep.method == "POST" and ep.status_codes[200] in ("", "OK"):
+        return (200, 201)  # a bare "200 OK" is often the extractor's default for a body
+    if documented:
+        return documented
+    return {"POST": (200, 201), "DELETE": (200, 202, 204)}.get(ep.method, (200,))
+
+
+def _code_check(var: str, codes: tuple[int, ...]) -> str:
+    if len(codes) == 1:
+        return f"assert {var}.status_code == {codes[0]}, {var}.text"
+    return f"assert {var}.status_code in {codes!r}, {var}.text"
+
+
+def _fields(ep: Endpoint, code: int) -> list[str] | None:
+    """Top-level response fields the document promises (None: no object documented)."""
+    schema = ep.response_schema or {}
+    props = schema.get("properties")
+    if isinstance(props, dict) and props:
+        optional = set(schema.get("x-optional") or [])
+        return [k for k in props if k not in optional]
+    doc = ep.response_examples.get(code, ep.response_example)
+    if isinstance(doc, dict) and doc:
+        return [str(k) for k in doc]
+    return None
+
+
+def _create_for(spec: Spec, ep: Endpoint) -> tuple[Endpoint, str] | None:
+    """The documented POST that creates the record the path's one parameter names."""
+    names = _PARAM.findall(ep.path)
+    if len(names) != 1:
+        return None
+    collection = ep.path[: ep.path.index("{" + names[0] + "}")].rstrip("/")
+    create = next((e for e in spec.endpoints if e.method == "POST" and e.path == collection), None)
+    if create is None or not isinstance(create.request_example, (dict, type(None))):
+        return None
+    return create, names[0]
+
+
+def _url(path: str, bindings: dict[str, str]) -> str:
+    def sub(m: re.Match[str]) -> str:
+        return "{" + bindings.get(m.group(1), repr(UNKNOWN_ID)) + "}"
+
+    return 'f"{base_url}' + _PARAM.sub(sub, path) + '"'
+
+
+def _call(var: str, ep: Endpoint, url: str, headers: bool, body: Any = None,
+          raw: str | None = None) -> str:
+    args = [url]
+    if raw is not None:
+        args.append(f"data={raw!r}")
+        extra = "**auth_headers, " if headers else ""
+        args.append("headers={" + extra + '"Content-Type": "application/json"}')
+    else:
+        if isinstance(body, Unique):
+            args.append(f"json={body.source()}")
+        elif body is not None:
+            args.append(f"json={body!r}")
+        if headers:
+            args.append("headers=auth_headers")
+    return f"{var} = session.{ep.method.lower()}({', '.join(args)})"
+
+
+def _function(name: str, doc: str, lines: list[str]) -> str:
+    text = "\n".join(lines)
+    fixtures = [f for f in ("base_url", "session", "unique", "auth_headers")
+                if re.search(rf"\b{f}\b", text) or f == "base_url"]
+    out = [f"def {name}({', '.join(fixtures)}):", f'{INDENT}"""{doc}"""']
+    out += [INDENT + ln for ln in lines]
+    return "\n".join(out) + "\n"
+
+
+def _body(ep: Endpoint) -> Any:
+    if ep.method not in _BODY:
+        return None
+    if isinstance(ep.request_example, dict):
+        return Unique(ep.request_example)
+    return ep.request_example if isinstance(ep.request_example, list) else None
+
+
+def _register(spec: Spec) -> Endpoint | None:
+    login = spec.auth.login_path if spec.auth else None
+    return next((e for e in spec.endpoints if e.method == "POST" and e.path != login
+                 and _ACCOUNT.search(e.path) and isinstance(e.request_example, dict)), None)
+
+
+def login_success(spec: Spec, ep: Endpoint) -> tuple[str, list[str]] | None:
+    """Register a fresh account with the documented body, then log in with it."""
+    reg = _register(spec)
+    if reg is None or not isinstance(ep.request_example, dict):
+        return None
+    keys = [k for k in ep.request_example if k in reg.request_example]  # type: ignore[operator]
+    codes = _success_codes(ep)
+    lines = [f"account = {Unique(reg.request_example).source()}",  # type: ignore[arg-type]
+             f"registered = session.post(f\"{{base_url}}{reg.path}\", json=account)",
+             _code_check("registered", _success_codes(reg)),
+             f"credentials = {{k: account[k] for k in {keys!r}}}",
+             f"response = session.post(f\"{{base_url}}{ep.path}\", json=credentials)",
+             _code_check("response", codes)]
+    fields = _fields(ep, codes[0])
+    if fields:
+        lines += ["body = response.json()", f"assert set({sorted(fields)!r}) <= set(body), body"]
+    return "A freshly registered account logs in.", lines
+
+
+def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] | None:
+    """(docstring, body lines) of the documented success, or None when it cannot be made."""
+    needs_token = ep.auth_required is True
+    if needs_token and not auth:
+        return None
+    if spec.auth is not None and (ep.method, ep.path) == (spec.auth.login_method,
+                                                          spec.auth.login_path):
+        return login_success(spec, ep)
+    if _body(ep) is None and any(p.location == "body" for p in ep.params):
+        return None  # a body is documented but no valid one can be formed: no guessing
+    lines: list[str] = []
+    bindings: dict[str, str] = {}
+    if _PARAM.search(ep.path):
+        found = _create_for(spec, ep)
+        if found is None:
+            return None
+        create, param = found
+        if create.auth_required is True and not auth:
+            return None
+        var = re.sub(r"\W+", "_", param)
+        lines += [
+            _call("created", create, _url(create.path, {}),
+                  auth and (needs_token or create.auth_required is True), _body(create) or {}),
+            _code_check("created", _success_codes(create)),
+            "record = created.json()",
+            'if isinstance(record, dict) and isinstance(record.get("data"), dict):',
+            f'{INDENT}record = record["data"]',
+            f"{var} = next(record[k] for k in {(param, 'id')!r} if k in record)",
+        ]
+        bindings[param] = var
+    codes = _success_codes(ep)
+    lines.append(_call("response", ep, _url(ep.path, bindings), needs_token, _body(ep)))
+    lines.append(_code_check("response", codes))
+    fields = _fields(ep, codes[0]) if 204 not in codes else None
+    if fields:
+        lines.append("body = response.json()")
+        lines.append(f"assert set({sorted(fields)!r}) <= set(body), body")
+    what = ep.summary or f"{ep.method} {ep.path}"
+    return f"{what}: the documented success ({', '.join(map(str, codes))}).", lines
+
+
+def error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str]]:
+    """(name suffix, docstring, body lines) of the documented or obvious error."""
+    url = _url(ep.path, {})
+    if ep.auth_required is True:
+        codes = tuple(c for c in (401, 403) if c in ep.status_codes) or (401, 403)
+        return ("without_token", "Called without credentials, it is refused.",
+                [_call("response", ep, url, False, _body(ep)),
+                 _code_check("response", codes)])
+    if _PARAM.search(ep.path):
+        return ("unknown_id", "A path naming no record answers 404 Not Found.",
+                [_call("response", ep, url, False, _body(ep)),
+                 _code_check("response", (404,))])
+    if ep.method in _BODY:
+        schema = ep.request_schema or {}
+        if schema.get("required") or any(p.required for p in ep.params if p.location == "body"):
+            codes = tuple(c for c in (400, 422) if c in ep.status_codes) or (400, 422)
+            return ("empty_body", "A body without the required fields is rejected.",
+                    [_call("response", ep, url, auth and ep.auth_required is True, {}),
+                     _code_check("response", codes)])
+        return ("malformed_json", "A body that is not JSON is rejected with a 4xx.",
+                [_call("response", ep, url, False, raw="{not json"),
+                 "assert 400 <= response.status_code < 500, response.text"])
+    used = {e.method for e in spec.endpoints if e.path == ep.path}
+    other = next(m for m in ("DELETE", "PUT", "PATCH", "POST", "GET") if m not in used)
+    probe = ep.model_copy(update={"method": other})
+    return (f"{other.lower()}_not_allowed", f"{other} is not documented for this path.",
+            [_call("response", probe, url, False), _code_check("response", (404, 405))])
+
+
+def fill_uncovered(task_id: str, spec: Spec, cases: list[TestCase],
+                   auth: bool) -> list[TestCase]:
+    """Cases for every documented endpoint `cases` leave uncovered (`auth`: the conftest
+    offers an `auth_headers` fixture)."""
+    names = {c.name for c in cases}
+    out: list[TestCase] = []
+
+    def add(name: str, category: str, code: str, endpoints: list[str]) -> None:
+        unique, n = name, 1
+        while unique in names:
+            n += 1
+            unique = f"{name}_{n}"
+        names.add(unique)
+        out.append(TestCase(
+            case_id=f"{task_id}::{unique}", task_id=task_id, round=0,
+            category=category, name=unique,  # type: ignore[arg-type]
+            code=code.replace(f"def {name}(", f"def {unique}(", 1), endpoints=endpoints,
+            origin="generated", author=AUTHOR))
+
+    for ep in uncovered(spec, cases):
+        slug = _slug(ep)
+        ok = success_case(spec, ep, auth)
+        if ok is not None:
+            doc, lines = ok
+            name = f"test_{slug}_documented_success"
+            targets = [endpoint_key(ep)]
+            created = re.search(r"session\.post\(f\"\{base_url\}([^\"]*)\"", lines[0])
+            if lines[0].startswith("created =") and created:
+                targets.append(f"POST {created.group(1)}")
+            add(name, "api_compliance", _function(name, doc, lines), targets)
+        suffix, doc, lines = error_case(spec, ep, auth)
+        name = f"test_{slug}_{suffix}"
+        add(name, "error_handling", _function(name, doc, lines), [endpoint_key(ep)])
+    return out
