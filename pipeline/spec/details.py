@@ -260,14 +260,17 @@ class _Reader:
                 continue
             if not labelled and not (meta or looks_described(plain(m.group("desc")))):
                 continue  # an unlabelled GET list: only "`name`: integer (...)" lines
-            typ = re.split(r"[,;/]", meta)[0].strip() or None
+            first = re.split(r"[,;/]", meta)[0].strip()
+            typ = first if first and json_type(first) else None
+            desc = plain(m.group("desc")).strip()
+            if meta and typ is None:  # "(≥ 0, default 0)": rules, not a type
+                desc = f"{meta}{'; ' + desc.lstrip('. ') if desc.strip('. ') else ''}"
             loc = _location(self.label, self.method, role)
             flag = required_flag(meta) if meta else None
             if flag is None:
                 flag = False if re.search(r"optional|可选|选填", self.label, re.I) else None
             params.append(Param(name=m.group("name"), location=loc,  # type: ignore[arg-type]
-                                type=typ, required=flag,
-                                description=plain(m.group("desc")).strip()))
+                                type=typ, required=flag, description=desc))
         if role != "response":
             _merge_params(self.d, params)
         return bool(params)
