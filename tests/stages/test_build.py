@@ -1,7 +1,8 @@
 """The offline build on the bundled corpus: outputs, resume, kill-and-restart, isolation.
 
-One uninterrupted build of the whole corpus is shared by the module (about a minute and a
-half); the kill test builds the corpus again in another folder and compares bytes.
+One uninterrupted build of the whole corpus is shared by the module (a few minutes on an idle
+machine, far more on a busy one); the kill test builds the corpus again elsewhere and compares
+bytes.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ STATEFUL_UPSTREAM = {"customization": _NEED_EMPTY_STORE, "customization-zh": _NE
 
 
 def cli(data: Path, *args: str, env: dict[str, str] | None = None,
-        timeout: float = 900) -> subprocess.CompletedProcess[str]:
+        timeout: float = 1800) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pipeline", *args, "--data", str(data)],
         capture_output=True, text=True, timeout=timeout, env=env,
