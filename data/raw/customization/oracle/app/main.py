@@ -13,7 +13,7 @@ import json
 import math
 import threading
 import uuid
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -25,6 +25,7 @@ CONTENT_TYPES = ("post", "article", "product", "video")
 LIKE_ACTIONS = ("like", "unlike")
 HISTORY_ACTIONS = ("view", "search", "share", "download")
 VERSION = "1.0.0"
+UTC = timezone.utc  # datetime.UTC needs Python 3.11
 
 app = FastAPI(title="Personalization API", version=VERSION)
 _lock = threading.Lock()
