@@ -39,7 +39,10 @@ IMPORTED = sorted(p.name for p in RAW.iterdir()
 #: once an earlier test in the same run has stored something (upstream, not ours to edit).
 _NEED_EMPTY_STORE = {"test_get_favorites_list_empty", "test_get_history_empty",
                      "test_get_likes_history_empty"}
-STATEFUL_UPSTREAM = {"customization": _NEED_EMPTY_STORE, "customization-zh": _NEED_EMPTY_STORE}
+#: task-management's setup deletes only the first page (10) of tasks, so the test that runs
+#: right after the 15-task pagination test sees 5 leftovers (it passes in file order).
+STATEFUL_UPSTREAM = {"customization": _NEED_EMPTY_STORE, "customization-zh": _NEED_EMPTY_STORE,
+                     "task-management": {"test_get_tasks_list_with_data"}}
 
 
 def cli(data: Path, *args: str, env: dict[str, str] | None = None,
