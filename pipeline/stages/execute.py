@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pipeline.execution import ServiceError, run_pytest, scratch_prefix, start_service
 from pipeline.execution.ports import free_port
+from pipeline.execution.pytest_runner import TestOutcome
 from pipeline.records import Evidence, RunResult, TestCase
 from pipeline.stages.limits import RunLimits
 from pipeline.suites import SuiteSources, execution_files, write_files
@@ -121,7 +122,7 @@ def execute_cases(
                     )
             outcomes = run.by_id()
             for nodeid, case_id in nodeids.items():
-                results[case_id].append(_run_result(outcomes.get(nodeid), run.timed_out))
+                results[case_id].append(_run_result(outcome_of(nodeid, outcomes), run.timed_out))
             if run_index == 0:
                 for nodeid, entries in _requests_by_test(log).items():
                     if nodeid in nodeids:
@@ -131,6 +132,26 @@ def execute_cases(
                  requests=sent[c.case_id])
         for c in cases
     ]
+
+
+_WORST_FIRST = ("failed", "error", "skipped", "passed")
+
+
+def outcome_of(nodeid: str, outcomes: dict[str, TestOutcome]) -> TestOutcome | None:
+    """A case's outcome. A parametrised test runs as `name[...]` instances, none of which is
+    named like the case: they combine, the worst outcome wins (one failing instance fails it)."""
+    if nodeid in outcomes:
+        return outcomes[nodeid]
+    parts = [o for key, o in outcomes.items() if key.startswith(nodeid + "[")]
+    if not parts:
+        return None
+    worst = min(parts, key=lambda o: _WORST_FIRST.index(o.outcome))
+    return TestOutcome(
+        nodeid=nodeid, outcome=worst.outcome,
+        output="\n".join(f"{o.nodeid}: {o.output}" for o in parts if o.output),
+        duration_s=sum(o.duration_s for o in parts),
+        timed_out=any(o.timed_out for o in parts),
+    )
 
 
 def _run_result(outcome, run_timed_out: bool) -> RunResult:

