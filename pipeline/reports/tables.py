@@ -9,15 +9,13 @@ Rows are sorted and carry no timestamps: the same store gives the same tables.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from pipeline.records import RUBRIC_DIMENSIONS
 from pipeline.rubric import rubric_hash
 from pipeline.stages.mutate import suite_mutation
-from pipeline.stages.publish import accepted_cases
-from pipeline.stages.split import SPLITS
+from pipeline.stages.publish import accepted_cases, published_rows
 from pipeline.store import Store
 from pipeline.tasks import RawTask, TaskError, discover_tasks, load_task
 
@@ -87,11 +85,6 @@ def raw_tasks(data_dir: Path) -> dict[str, RawTask]:
         except TaskError:
             continue
     return out
-
-
-def published_rows(store: Store, tasks: dict[str, RawTask]) -> list[Any]:
-    return [row for row in store.tasks() if row.id in tasks and row.state == "done"
-            and row.split in SPLITS and row.spec is not None]
 
 
 def tasks_table(store: Store, tasks: dict[str, RawTask]) -> pd.DataFrame:

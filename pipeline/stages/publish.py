@@ -71,20 +71,24 @@ def _suite_mutation(report: dict[str, Any] | None) -> dict[str, Any] | None:
     return {k: v for k, v in report.items() if k != "per_test"}
 
 
+def published_rows(store: Store, tasks: dict[str, RawTask]) -> list[Any]:
+    """The tasks a publish writes, by id: finished, still in data/raw, with at least one
+    accepted case (an empty suite is never published; status names its endpoints)."""
+    return [row for row in sorted(store.tasks(), key=lambda r: r.id)
+            if row.id in tasks and row.state == "done" and row.split in SPLITS
+            and row.spec is not None and published_views(store, row)]
+
+
 def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str, int]:
     """Write every finished task; returns tasks written per split."""
     rows: dict[str, list[dict[str, Any]]] = {s: [] for s in SPLITS}
     keep: dict[str, str] = {}
-    for row in sorted(store.tasks(), key=lambda r: r.id):
-        task = tasks.get(row.id)
-        if task is None or row.state != "done" or row.split not in SPLITS or row.spec is None:
-            continue
+    for row in published_rows(store, tasks):
+        task = tasks[row.id]
         views = published_views(store, row)
         accepted = [(v.case, v.route) for v in views]
         chair = {v.case.case_id: v.decision for v in views}
         cases = [c for c, _ in accepted]
-        if not cases:
-            continue  # an empty suite is never published (status names the endpoints)
         mutation = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         entries = [
             case_entry(store, c, r, chair[c.case_id])
