@@ -13,11 +13,11 @@ from pipeline.spec import load_spec
 from pipeline.tasks import load_task
 
 ROOT = Path(__file__).resolve().parents[2]
-# The hand-written corpus. Tasks imported from published benchmarks (source = "github") are
-# not held to these yet: on their README styles the spec finds no bodies or status codes, so
-# the generator writes nothing for them (issue 9, items 1 and 3).
-TASKS = sorted(p for p in (ROOT / "data" / "raw").iterdir()
-               if (p / "task.toml").is_file() and load_task(p).config.source == "expert")
+TASKS = sorted(p for p in (ROOT / "data" / "raw").iterdir() if (p / "task.toml").is_file())
+# Known gaps on the imported published tasks (issue 9 stays open for them): their generated
+# suites span fewer than three categories, and a bearer scheme with no login endpoint gets no
+# auth_headers fixture. The hand-written corpus and the fixtures are held to both.
+EXPERT = [p for p in TASKS if load_task(p).config.source == "expert"]
 FIXTURES = sorted(p for p in (Path(__file__).parent / "fixtures").iterdir()
                   if (p / "task.toml").is_file())
 ALL = TASKS + FIXTURES
@@ -49,7 +49,7 @@ def test_generate_cases_parse_and_assert(task_dir: Path) -> None:
         assert "sleep" not in case.code and "random" not in case.code
 
 
-@pytest.mark.parametrize("task_dir", ALL, ids=lambda p: p.name)
+@pytest.mark.parametrize("task_dir", EXPERT + FIXTURES, ids=lambda p: p.name)
 def test_generate_names_unique_and_categories(task_dir: Path) -> None:
     cases = _cases(task_dir)
     names = [c.name for c in cases]
@@ -68,7 +68,8 @@ def test_generate_module_and_conftest_compile(task_dir: Path) -> None:
     conftest = conftest_source(spec, 8123)
     compile(conftest, "conftest.py", "exec")
     assert "SERVICE_BASE_URL" in conftest and "http://localhost:8123" in conftest
-    assert ("def auth_headers" in conftest) == (spec.auth is not None)
+    if task_dir in EXPERT + FIXTURES:
+        assert ("def auth_headers" in conftest) == (spec.auth is not None)
 
 
 def test_generate_skips_what_the_spec_does_not_say() -> None:
