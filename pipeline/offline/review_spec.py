@@ -29,6 +29,7 @@ from pipeline.offline.endpoints import (
     same_endpoint,
 )
 from pipeline.offline.facts import CodeFacts, code_facts
+from pipeline.offline.strength import capped, caps
 from pipeline.records import Endpoint, Evidence, Review, Spec, TestCase
 from pipeline.rubric import Rubric
 
@@ -79,6 +80,7 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         "readability": _readability(case, facts, al),
         "relevance": 0 if internals else _relevance(al, fits),
     }
+    scores = capped(scores, caps(facts, error_test))
     if internals:
         fit_reason = ("It reaches into implementation internals "
                       f"({listing(facts.foreign_imports or ['the oracle'], 2)}) instead of "

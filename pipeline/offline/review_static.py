@@ -23,6 +23,7 @@ from pipeline.offline.common import (
 )
 from pipeline.offline.endpoints import resolve
 from pipeline.offline.facts import CodeFacts, code_facts
+from pipeline.offline.strength import capped, caps
 from pipeline.records import Evidence, Review, Spec, TestCase
 from pipeline.rubric import Rubric
 
@@ -53,7 +54,10 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         "readability": _readability(case, facts),
         "relevance": _relevance(case, facts, paths),
     }
-    first = _assert_sentence(facts) + (FAILED_NOTE if failed else "")
+    limit = caps(facts, error_test)
+    scores = capped(scores, limit)
+    first = _assert_sentence(facts) + (f"; shape only: {limit.why}" if limit.why else "") + (
+        FAILED_NOTE if failed else "")
     sentences = [first, _hazard_sentence(facts, paths), _style_sentence(case, facts)]
     return make_review(case, REVIEWER, rubric, scores, sentences)
 

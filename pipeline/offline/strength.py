@@ -1,0 +1,65 @@
+"""Shape or behaviour: does a test check what the service did, or only what it looks like?
+
+A bug a code-writing agent really makes (a filter ignored, a write lost, a redirect to the
+wrong place) returns the right status with the right keys and types; only an assertion on a
+*value* (a field equal to what was sent, a list's length or contents, a header's target)
+fails on it. So a test whose assertions are all on status, key presence or types is
+"shape-only" and, by the rubric, reaches neither correctness 3 nor coverage 3. An assertion
+inside a loop (or `all(...)`/`any(...)`) over a collection that may be empty asserts nothing
+when it is empty, so it counts only when the test also checks a length outside any loop.
+Pure: reads `CodeFacts`, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.offline.assertions import Check
+from pipeline.offline.facts import CodeFacts, code_facts
+
+BEHAVIOUR_KINDS = ("value", "length")
+
+
+@dataclass(frozen=True)
+class Caps:
+    """The highest correctness and coverage the assertions allow."""
+
+    correctness: int = 3
+    coverage: int = 3
+    why: str = ""
+
+
+def behaviour_checks(facts: CodeFacts) -> list[Check]:
+    """Assertions on values: a value or length check, not vacuous over an empty collection."""
+    guarded = any(c.kind == "length" and not c.looped for c in facts.checks)
+    return [c for c in facts.checks
+            if c.kind in BEHAVIOUR_KINDS and (guarded or not c.looped)]
+
+
+def shape_only(facts: CodeFacts) -> bool:
+    """The test asserts something, but only status, key presence, types or truthiness."""
+    return facts.ok and facts.meaningful and not behaviour_checks(facts)
+
+
+def shape_only_code(code: str, name: str = "") -> bool:
+    """`shape_only` of a test function's source (for reports over published suites)."""
+    return shape_only(code_facts(code, name))
+
+
+def caps(facts: CodeFacts, error_test: bool) -> Caps:
+    """Caps for a shape-only test: an error contract (exact 4xx) or a success-then-error flow
+    (a 404 after a delete) keeps level 2; a success test that checks only the shape of its
+    response is "weak" by the rubric's terms (level 1)."""
+    if not shape_only(facts):
+        return Caps()
+    strict = {code // 100 for c in facts.checks if not c.permissive for code in c.codes}
+    if error_test or {2, 4} <= strict:
+        return Caps(2, 2, "it asserts status codes and at most keys or types, no value")
+    return Caps(1, 1, "it asserts only the status, keys or types of a success, no value, so "
+                      "a wrong value (an ignored filter, a lost write) would still pass")
+
+
+def capped(scores: dict[str, int], limit: Caps) -> dict[str, int]:
+    """`scores` with correctness and coverage held to `limit`."""
+    return scores | {"correctness": min(scores["correctness"], limit.correctness),
+                     "coverage": min(scores["coverage"], limit.coverage)}
