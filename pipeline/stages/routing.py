@@ -97,6 +97,24 @@ def unchanged_refine(decision: RouteDecision, evidence: Evidence | None) -> Rout
     })
 
 
+KEEPABLE = ("low_quality", "conflict")
+
+
+def keep_human(decision: RouteDecision, split: str, beyond: Sequence[str]) -> RouteDecision:
+    """A human-written test is never discarded for style alone: discarded as low quality or
+    as a conflict while it kills mutants no accepted generated test kills (`beyond`), it goes
+    to the Area Chair (verified) or is accepted (train, which has no Area Chair). Any other
+    decision, and a failure on the oracle, stands."""
+    if decision.route != "discarded" or decision.discard_reason not in KEEPABLE or not beyond:
+        return decision
+    shown = ", ".join(sorted(beyond)[:3]) + (f" and {len(beyond) - 3} more"
+                                             if len(beyond) > 3 else "")
+    why = (f"{decision.reason}; kept: a human-written test that kills {len(beyond)} "
+           f"mutant{'s' if len(beyond) != 1 else ''} no accepted generated test kills ({shown})")
+    route = "area_chair" if split == "verified" else "accepted"
+    return decision.model_copy(update={"route": route, "reason": why, "discard_reason": None})
+
+
 def _case_id(reviews: Sequence[Review]) -> str:
     if not reviews:
         raise ValueError("route_case needs evidence or at least one review to know the case")

@@ -197,3 +197,32 @@ def test_a_refine_that_changes_nothing_is_discarded_at_once() -> None:
     broken = route((9, 9, 9), evidence=failing)
     assert broken.route == "refine"
     assert unchanged_refine(broken, failing).discard_reason == "fails_on_oracle"
+
+
+# --- human-written tests are not discarded for style alone ------------------------------------
+
+def test_human_test_with_kills_beyond_the_generated_suite_is_kept():
+    from pipeline.stages.routing import keep_human
+
+    low = route((5, 5, 6), round=5)
+    assert low.route == "discarded" and low.discard_reason == "low_quality"
+    verified = keep_human(low, "verified", ["app.py:9:return:1"])
+    assert verified.route == "area_chair" and verified.discard_reason is None
+    assert "kills 1 mutant no accepted generated test kills (app.py:9:return:1)" in \
+        verified.reason
+    assert keep_human(low, "train", ["a", "b"]).route == "accepted"
+    conflict = route((2, 9, 9), split="train")
+    assert keep_human(conflict, "train", ["a"]).route == "accepted"
+
+
+def test_human_test_without_extra_kills_or_failing_on_the_oracle_is_not_kept():
+    from pipeline.stages.routing import keep_human
+
+    low = route((5, 5, 6), round=5)
+    assert keep_human(low, "verified", []) == low
+    failing = Evidence(case_id=CASE, round=5, runs=[RunResult(outcome="failed")])
+    broken = route((9, 9, 9), round=5, evidence=failing)
+    assert broken.discard_reason == "fails_on_oracle"
+    assert keep_human(broken, "verified", ["a"]) == broken
+    accepted = route((9, 9, 9))
+    assert keep_human(accepted, "train", ["a"]) == accepted
