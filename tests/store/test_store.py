@@ -113,7 +113,7 @@ def test_a_failing_migration_is_rolled_back_whole(tmp_path: Path) -> None:
         Store.open(db, migrations_dir=mig)
     assert "half" not in tables(db)
     with Store.open(db) as s:  # the shipped migrations still open it (and apply their 0002)
-        assert s.schema_version() == len(list(MIGRATIONS_DIR.glob("*.sql")))
+        assert s.schema_version() == max(int(p.name[:4]) for p in MIGRATIONS_DIR.glob("*.sql"))
 
 
 def test_a_db_newer_than_the_code_is_refused(tmp_path: Path) -> None:
