@@ -57,6 +57,8 @@ def case_entry(store: Store, case: TestCase, route: Any) -> dict[str, Any]:
             },
         },
         "route": {"route": route.route, "reason": route.reason},
+        # the refiner's answer to the reviews of the previous version (the rebuttal)
+        "rebuttal": [a.model_dump() for a in case.rebuttal],
         "provenance": {
             "origin": case.origin,
             "author": case.author,
