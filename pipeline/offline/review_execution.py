@@ -28,7 +28,7 @@ from pipeline.offline.common import (
 )
 from pipeline.offline.endpoints import Target, parse_target, resolve, resource_of, same_endpoint
 from pipeline.offline.facts import CodeFacts, code_facts
-from pipeline.offline.strength import capped, caps
+from pipeline.offline.strength import capped, caps, transitions
 from pipeline.records import Evidence, Review, Spec, TestCase
 from pipeline.rubric import Rubric
 
@@ -122,7 +122,7 @@ def _mutants(case: TestCase, facts: CodeFacts, sent: list[Target],
            Mutant("a wrong value", value)]
     if case.category in ("api_compliance", "integration") and any(
             t.method in WRITES for t in sent):
-        out.append(Mutant("a lost write", _reads_back(sent, facts)))
+        out.append(Mutant("a lost write", _reads_back(sent, facts) or bool(transitions(facts))))
     return out
 
 

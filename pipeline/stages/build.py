@@ -22,7 +22,7 @@ from pipeline.spec import load_spec
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
 from pipeline.stages.existing import existing_cases, existing_conftest
-from pipeline.stages.human import beyond_generated, generated_kills
+from pipeline.stages.human import beyond_generated, generated_kills, is_human
 from pipeline.stages.mutate import awaits_mutants, mutate_round
 from pipeline.stages.routing import keep_human, route_case, unchanged_refine
 from pipeline.stages.split import assign_auto_splits
@@ -217,7 +217,9 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
                 refined = options.backend.refine(case, evidence, reviews, spec, readme)
                 if (refined.code, refined.prelude) == (case.code, case.prelude):
                     decision, refined = unchanged_refine(decision, evidence), None
-            decision = keep_human(decision, split, beyond_generated(case, evidence, generated))
+            if is_human(case):
+                decision = keep_human(decision, split,
+                                      beyond_generated(case, evidence, generated), reviews)
             save_outcome(case, reviews, decision, refined, store)
             options.tick("review", 1, 0)
     return _counts(store, task.id)

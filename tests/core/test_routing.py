@@ -226,3 +226,19 @@ def test_human_test_without_extra_kills_or_failing_on_the_oracle_is_not_kept():
     assert keep_human(broken, "verified", ["a"]) == broken
     accepted = route((9, 9, 9))
     assert keep_human(accepted, "train", ["a"]) == accepted
+
+
+def test_human_test_low_only_on_style_is_kept():
+    from pipeline.stages.routing import keep_human
+
+    style = [Review(case_id=CASE, round=5, reviewer=f"r{i}", rubric_hash="h",
+                    scores=Scores(correctness=2, coverage=2, readability=0, relevance=1))
+             for i in range(3)]  # totals 5: low only on readability and relevance
+    low = route_case(passed(5), style, 5, "verified")
+    assert low.discard_reason == "low_quality"
+    kept = keep_human(low, "verified", [], style)
+    assert kept.route == "area_chair" and "not discarded for style alone" in kept.reason
+    weak = [r.model_copy(update={"scores": Scores(correctness=1, coverage=2, readability=2,
+                                                  relevance=2)}) for r in style]
+    low_weak = route_case(passed(5), weak, 5, "train")
+    assert keep_human(low_weak, "train", [], weak) == low_weak  # substance weak: discarded

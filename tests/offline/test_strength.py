@@ -8,7 +8,7 @@ import review_samples as S
 
 from pipeline.offline import review_all, review_execution
 from pipeline.offline.facts import code_facts
-from pipeline.offline.strength import caps, shape_only, shape_only_code
+from pipeline.offline.strength import caps, shape_only, shape_only_code, transitions
 from pipeline.records import MutationEvidence
 from pipeline.rubric import load_rubric
 
@@ -83,15 +83,33 @@ def test_assertions_in_a_loop_over_a_maybe_empty_list_are_shape_only():
     assert not shape_only_code(guarded)
 
 
-def test_delete_then_404_is_a_side_effect_check_not_a_weak_success_test():
-    code = '''
+def test_a_status_that_changes_after_a_write_is_a_side_effect_check():
+    gone = """
 def test_delete_item_then_gone(base_url, session):
     r = session.delete(f"{base_url}/items/1")
     assert r.status_code == 204
     assert session.get(f"{base_url}/items/1").status_code == 404
-'''
-    facts = code_facts(code)
-    assert shape_only(facts)
+"""
+    assert transitions(code_facts(gone)) == [("GET /items/1", 204, 404)]
+    assert not shape_only_code(gone)
+    revoked = """
+def test_logout_revokes_token(base_url, http, headers):
+    assert http.get(f"{base_url}/users/me", headers=headers).status_code == 200
+    assert http.post(f"{base_url}/auth/logout", headers=headers).status_code == 204
+    assert http.get(f"{base_url}/users/me", headers=headers).status_code == 401
+"""
+    assert transitions(code_facts(revoked)) == [("GET /users/me", 200, 401)]
+    assert not shape_only_code(revoked)
+    # the same status twice, or no write in between, shows no side effect
+    same = revoked.replace("== 401", "== 200")
+    assert transitions(code_facts(same)) == [] and shape_only_code(same)
+    two_reads = """
+def test_me_twice(base_url, http, headers):
+    assert http.get(f"{base_url}/users/me", headers=headers).status_code == 200
+    assert http.get(f"{base_url}/users/me").status_code == 401
+"""
+    assert transitions(code_facts(two_reads)) == []
+    facts = code_facts(two_reads)
     assert (caps(facts, error_test=False).correctness, caps(facts, False).coverage) == (2, 2)
 
 
