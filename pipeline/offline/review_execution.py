@@ -28,7 +28,7 @@ from pipeline.offline.common import (
 )
 from pipeline.offline.endpoints import Target, parse_target, resolve, resource_of, same_endpoint
 from pipeline.offline.facts import CodeFacts, code_facts
-from pipeline.offline.strength import capped, caps, transitions
+from pipeline.offline.strength import capped, caps, error_code_documented, transitions
 from pipeline.records import Evidence, Review, Spec, TestCase
 from pipeline.rubric import Rubric
 
@@ -73,7 +73,7 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         scores["correctness"] = max(0, scores["correctness"] - 1)
         scores["coverage"] = max(0, scores["coverage"] - 1)
     if facts.ok:
-        scores = capped(scores, caps(facts, error_test))
+        scores = capped(scores, caps(facts, error_test, error_code_documented(spec)))
     sentences = [
         _runs_sentence(evidence),
         _requests_sentence(evidence, sent, claimed, hit, undocumented, bool(documented)),

@@ -29,7 +29,7 @@ from pipeline.offline.endpoints import (
     same_endpoint,
 )
 from pipeline.offline.facts import CodeFacts, code_facts
-from pipeline.offline.strength import capped, caps, transitions
+from pipeline.offline.strength import capped, caps, error_code_documented, transitions
 from pipeline.records import Endpoint, Evidence, Review, Spec, TestCase
 from pipeline.rubric import Rubric
 
@@ -80,7 +80,7 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         "readability": _readability(case, facts, al),
         "relevance": 0 if internals else _relevance(al, fits),
     }
-    scores = capped(scores, caps(facts, error_test))
+    scores = capped(scores, caps(facts, error_test, error_code_documented(spec)))
     if internals:
         fit_reason = ("It reaches into implementation internals "
                       f"({listing(facts.foreign_imports or ['the oracle'], 2)}) instead of "

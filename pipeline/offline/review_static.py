@@ -23,7 +23,7 @@ from pipeline.offline.common import (
 )
 from pipeline.offline.endpoints import resolve
 from pipeline.offline.facts import CodeFacts, code_facts
-from pipeline.offline.strength import capped, caps, transitions
+from pipeline.offline.strength import capped, caps, error_code_documented, transitions
 from pipeline.records import Evidence, Review, Spec, TestCase
 from pipeline.rubric import Rubric
 
@@ -54,7 +54,7 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         "readability": _readability(case, facts),
         "relevance": _relevance(case, facts, paths),
     }
-    limit = caps(facts, error_test)
+    limit = caps(facts, error_test, error_code_documented(spec))
     scores = capped(scores, limit)
     first = _assert_sentence(facts) + (f"; shape only: {limit.why}" if limit.why else "") + (
         FAILED_NOTE if failed else "")

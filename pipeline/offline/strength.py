@@ -12,12 +12,17 @@ Pure: reads `CodeFacts`, no I/O.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Any
 
 from pipeline.offline.assertions import Check
 from pipeline.offline.facts import CodeFacts, code_facts
+from pipeline.records import Spec
 
 BEHAVIOUR_KINDS = ("value", "length")
+_CODE_KEYS = {"code", "error_code", "errorcode", "type", "reason"}
+_CODE_VALUE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 
 
 @dataclass(frozen=True)
@@ -82,13 +87,18 @@ def shape_only_code(code: str, name: str = "") -> bool:
     return shape_only(code_facts(code, name))
 
 
-def caps(facts: CodeFacts, error_test: bool) -> Caps:
-    """Caps for a shape-only test: an error contract (exact 4xx) or a success-then-error flow
-    (a 404 after a delete) keeps level 2; a success test that checks only the shape of its
-    response is "weak" by the rubric's terms (level 1)."""
+def caps(facts: CodeFacts, error_test: bool, body_documented: bool = False) -> Caps:
+    """Caps for a shape-only test: an error contract (exact 4xx) keeps correctness 2, and
+    coverage 2 only when the document gives no error body (else its code is the part left
+    unchecked: coverage 1); success and error statuses without a side effect between them keep
+    level 2; a success test that checks only the shape of its response is "weak" by the
+    rubric's terms (level 1)."""
     if not shape_only(facts):
         return Caps()
     strict = {code // 100 for c in facts.checks if not c.permissive for code in c.codes}
+    if error_test and body_documented:
+        return Caps(2, 1, "it asserts the error status and at most the error body's keys, not "
+                          "the documented error code or values")
     if error_test or {2, 4} <= strict:
         return Caps(2, 2, "it asserts status codes and at most keys or types, no value")
     return Caps(1, 1, "it asserts only the status, keys or types of a success, no value, so "
@@ -99,3 +109,24 @@ def capped(scores: dict[str, int], limit: Caps) -> dict[str, int]:
     """`scores` with correctness and coverage held to `limit`."""
     return scores | {"correctness": min(scores["correctness"], limit.correctness),
                      "coverage": min(scores["coverage"], limit.coverage)}
+
+
+def error_code_documented(spec: Spec) -> bool:
+    """The document gives error bodies with a machine-readable code a test can assert
+    (`{"error": {"code": "book_on_loan"}}`), not only a free-text message."""
+    examples = [spec.error_format] + [body for ep in spec.endpoints
+                                      for status, body in ep.response_examples.items()
+                                      if status >= 400]
+    return any(_has_code(e) for e in examples)
+
+
+def _has_code(value: Any, depth: int = 0) -> bool:
+    if depth > 4:
+        return False
+    if isinstance(value, dict):
+        return any((str(k).lower() in _CODE_KEYS and isinstance(v, str) and v.strip())
+                   or (isinstance(v, str) and _CODE_VALUE.match(v) is not None)
+                   or _has_code(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_code(v, depth + 1) for v in value[:3])
+    return False

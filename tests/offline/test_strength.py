@@ -8,7 +8,13 @@ import review_samples as S
 
 from pipeline.offline import review_all, review_execution
 from pipeline.offline.facts import code_facts
-from pipeline.offline.strength import caps, shape_only, shape_only_code, transitions
+from pipeline.offline.strength import (
+    caps,
+    error_code_documented,
+    shape_only,
+    shape_only_code,
+    transitions,
+)
 from pipeline.records import MutationEvidence
 from pipeline.rubric import load_rubric
 
@@ -73,8 +79,17 @@ def test_shape_only_error_test_keeps_level_2_at_most():
     assert shape_only(facts)
     limit = caps(facts, error_test=True)
     assert (limit.correctness, limit.coverage) == (2, 2)
+    documented = caps(facts, error_test=True, body_documented=True)  # the code is left out
+    assert (documented.correctness, documented.coverage) == (2, 1)
+    assert not error_code_documented(SPEC)  # {"detail": "message"}: no code to assert
     reviews = _reviews(S.ERROR, S.ERROR_REQUESTS)
     assert all(s.correctness <= 2 and s.coverage <= 2 for s in reviews.values())
+    coded = SPEC.model_copy(update={"error_format": {"error": {"code": "not_found",
+                                                               "message": "text"}}})
+    assert error_code_documented(coded)
+    ev = S.evidence(S.ERROR, ["passed", "passed"], S.ERROR_REQUESTS)
+    strict = review_all(S.ERROR, ev, coded, RUBRIC)
+    assert all(r.scores.correctness <= 2 and r.scores.coverage <= 1 for r in strict)
 
 
 def test_assertions_in_a_loop_over_a_maybe_empty_list_are_shape_only():
