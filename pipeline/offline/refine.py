@@ -19,6 +19,7 @@ import re
 from pipeline.offline.gen_code import set_assert
 from pipeline.offline.gen_common import body_checks
 from pipeline.offline.rebuttal import Action, answers, code_change
+from pipeline.offline.refine_errors import add_error_code_checks
 from pipeline.records import Endpoint, Evidence, Review, Spec, TestCase
 
 _STATUS = re.compile(r"^assert\s+(\w+)\.status_code\s*==\s*(\d{3})\b")
@@ -29,6 +30,7 @@ _KEYERROR = re.compile(r"^E\s+KeyError:\s*'([^']+)'")
 _EXTRA = re.compile(r"^E\s+Extra items in the left set:")
 _CALL = re.compile(r"^(\w+)\s*=\s*session\.(get|post|put|patch|delete)\(\s*f?\"\{base_url\}"
                    r"([^\"]*)\"")
+_ERROR_CODE = re.compile(r"documented error code|error body's code|error code", re.I)
 _STATUS_ONLY = re.compile(r"status[- ]only|shape[- ]only|only (?:checks|asserts) (?:the )?status|"
                           r"asserts only the status|no body "
                           r"assert|without (?:any )?body|no (?:strong )?check on the body|"
@@ -231,6 +233,12 @@ def refine_case(case: TestCase, evidence: Evidence | None, reviews: list[Review]
         if lines != before:
             actions.append(Action(f"added {len(lines) - len(before)} assertion line(s) on the "
                                   "documented response body", _STATUS_ONLY))
+    if _ERROR_CODE.search(feedback):
+        before = lines
+        lines = add_error_code_checks(lines, spec, _endpoint_of)
+        if lines != before:
+            actions.append(Action("added an assertion on the documented error code",
+                                  _ERROR_CODE))
     if "sleep" in feedback.lower() and any("time.sleep(" in ln for ln in lines):
         lines = [ln for ln in lines if "time.sleep(" not in ln]
         actions.append(Action("removed the fixed sleeps", re.compile("sleep", re.I)))

@@ -88,17 +88,16 @@ def shape_only_code(code: str, name: str = "") -> bool:
 
 
 def caps(facts: CodeFacts, error_test: bool, body_documented: bool = False) -> Caps:
-    """Caps for a shape-only test: an error contract (exact 4xx) keeps correctness 2, and
-    coverage 2 only when the document gives no error body (else its code is the part left
-    unchecked: coverage 1); success and error statuses without a side effect between them keep
-    level 2; a success test that checks only the shape of its response is "weak" by the
-    rubric's terms (level 1)."""
+    """Caps for a shape-only test: an error contract (exact 4xx) keeps level 2 when the
+    document gives no error code to check (`body_documented` False), else a wrong error body
+    would still pass (level 1, like a success test that checks only the shape of its
+    response); success and error statuses without a side effect between them keep level 2."""
     if not shape_only(facts):
         return Caps()
     strict = {code // 100 for c in facts.checks if not c.permissive for code in c.codes}
     if error_test and body_documented:
-        return Caps(2, 1, "it asserts the error status and at most the error body's keys, not "
-                          "the documented error code or values")
+        return Caps(1, 1, "it asserts the error status and at most the error body's keys, not "
+                          "the documented error code, so a wrong error would still pass")
     if error_test or {2, 4} <= strict:
         return Caps(2, 2, "it asserts status codes and at most keys or types, no value")
     return Caps(1, 1, "it asserts only the status, keys or types of a success, no value, so "

@@ -80,7 +80,7 @@ def test_shape_only_error_test_keeps_level_2_at_most():
     limit = caps(facts, error_test=True)
     assert (limit.correctness, limit.coverage) == (2, 2)
     documented = caps(facts, error_test=True, body_documented=True)  # the code is left out
-    assert (documented.correctness, documented.coverage) == (2, 1)
+    assert (documented.correctness, documented.coverage) == (1, 1)
     assert not error_code_documented(SPEC)  # {"detail": "message"}: no code to assert
     reviews = _reviews(S.ERROR, S.ERROR_REQUESTS)
     assert all(s.correctness <= 2 and s.coverage <= 2 for s in reviews.values())
@@ -89,7 +89,7 @@ def test_shape_only_error_test_keeps_level_2_at_most():
     assert error_code_documented(coded)
     ev = S.evidence(S.ERROR, ["passed", "passed"], S.ERROR_REQUESTS)
     strict = review_all(S.ERROR, ev, coded, RUBRIC)
-    assert all(r.scores.correctness <= 2 and r.scores.coverage <= 1 for r in strict)
+    assert all(r.scores.correctness <= 1 and r.scores.coverage <= 1 for r in strict)
 
 
 def test_assertions_in_a_loop_over_a_maybe_empty_list_are_shape_only():
