@@ -148,6 +148,14 @@ DiscardReason = Literal["low_quality", "conflict", "fails_on_oracle", "invalid"]
 RUBRIC_DIMENSIONS = ("correctness", "coverage", "readability", "relevance")
 
 
+class Answer(BaseModel):
+    """The refiner's answer to one review of the previous version (the paper's rebuttal)."""
+
+    reviewer: str
+    changed: str = ""  # what it changed for this review ("" = nothing)
+    disagree: str = ""  # where it disagrees with this review, and why ("" = nowhere)
+
+
 class TestCase(BaseModel):
     """One version of one test case: a single pytest function and what it targets."""
 
@@ -168,6 +176,9 @@ class TestCase(BaseModel):
     # A human-written test method: the source of its class without the test methods; `code`
     # is then the method, dedented. Empty for test functions.
     test_class: str = ""
+    # A refined version: the refiner's answers to the reviews of the version it replaces,
+    # shown to this version's reviewers and published with it.
+    rebuttal: list[Answer] = Field(default_factory=list)
 
     @property
     def node_name(self) -> str:

@@ -107,15 +107,17 @@ def _statements(sql: str) -> Iterator[str]:
 
 
 def _migrations(directory: Path) -> list[tuple[int, str, str]]:
-    """(version, file name, SQL) for every numbered migration, in order; gaps are refused."""
+    """(version, file name, SQL) for every numbered migration, in order; a number used twice
+    is refused. Gaps are allowed: parallel branches reserve numbers, and each migration is
+    applied by its own number, not by the highest one applied."""
     found: list[tuple[int, str, str]] = []
     for path in sorted(directory.iterdir()):
         m = _MIGRATION_RE.match(path.name)
         if m:
             found.append((int(m.group(1)), path.name, path.read_text(encoding="utf-8")))
     versions = [v for v, _, _ in found]
-    if versions != list(range(1, len(versions) + 1)):
-        raise RuntimeError(f"migrations in {directory} must be numbered 0001.. without gaps")
+    if len(set(versions)) != len(versions) or not all(v >= 1 for v in versions):
+        raise RuntimeError(f"migrations in {directory} must have distinct numbers from 0001")
     return found
 
 
@@ -161,15 +163,16 @@ class Store:
         )
         known = _migrations(directory)
         newest = self.schema_version()
-        if newest > len(known):
+        latest = max((v for v, _, _ in known), default=0)
+        if newest > latest:
             raise RuntimeError(
-                f"{self.path} is at schema version {newest}, newer than this code ({len(known)})"
+                f"{self.path} is at schema version {newest}, newer than this code ({latest})"
             )
         for version, name, sql in known:
-            if version <= newest:
+            if version in self._applied():
                 continue
             with self.transaction() as conn:
-                if self.schema_version() >= version:  # another process got there first
+                if version in self._applied():  # another process got there first
                     continue
                 for statement in _statements(sql):
                     conn.execute(statement)
@@ -177,6 +180,9 @@ class Store:
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (version, name, _now()),
                 )
+
+    def _applied(self) -> set[int]:
+        return {r[0] for r in self._conn.execute("SELECT version FROM schema_migrations")}
 
     def schema_version(self) -> int:
         row = self._conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
@@ -301,7 +307,8 @@ class Store:
                         (case.case_id, case.round),
                     )
             row = case.model_dump()
-            _upsert(conn, "test_cases", {**row, "endpoints": json.dumps(case.endpoints)},
+            _upsert(conn, "test_cases", {**row, "endpoints": json.dumps(case.endpoints),
+                                         "rebuttal": json.dumps(row["rebuttal"])},
                     ("case_id", "round"))
 
     def latest_cases(self, task_id: str) -> list[TestCase]:
@@ -529,7 +536,8 @@ def _task_row(r: sqlite3.Row) -> TaskRow:
 
 
 def _case(r: sqlite3.Row) -> TestCase:
-    return TestCase(**{**dict(r), "endpoints": json.loads(r["endpoints"])})
+    return TestCase(**{**dict(r), "endpoints": json.loads(r["endpoints"]),
+                       "rebuttal": json.loads(r["rebuttal"])})
 
 
 def _review(r: sqlite3.Row) -> Review:

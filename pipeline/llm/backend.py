@@ -44,7 +44,16 @@ from pipeline.llm.settings import LLMSettings, split_ref
 from pipeline.offline.gen_fallback import fill_uncovered
 from pipeline.offline.generate import conftest_source
 from pipeline.paths import PROMPTS_DIR
-from pipeline.records import CATEGORIES, Endpoint, Evidence, Review, Scores, Spec, TestCase
+from pipeline.records import (
+    CATEGORIES,
+    Answer,
+    Endpoint,
+    Evidence,
+    Review,
+    Scores,
+    Spec,
+    TestCase,
+)
 from pipeline.rubric import Rubric
 
 log = logging.getLogger("pipeline.llm")
@@ -368,4 +377,19 @@ class LLMBackend:
             return case
         return case.model_copy(update={
             "round": case.round + 1, "code": rename_test(code, name, case.name),
-            "origin": "refined", "author": self.settings.refiner})
+            "origin": "refined", "author": self.settings.refiner,
+            "rebuttal": rebuttal(done.value, reviews)})
+
+
+def rebuttal(output: RefineOutput, reviews: list[Review]) -> list[Answer]:
+    """The model's answers, one per review: matched by reviewer name, else by position (a
+    model may not copy the names exactly); reviews it did not answer get an empty answer."""
+    given = list(output.answers)
+    by_name = {a.reviewer.strip(): a for a in given}
+    out = []
+    for i, review in enumerate(reviews):
+        found = by_name.get(review.reviewer) or (given[i] if i < len(given) else None)
+        out.append(Answer(reviewer=review.reviewer,
+                          changed=found.changed.strip() if found else "",
+                          disagree=found.disagree.strip() if found else ""))
+    return out

@@ -4,7 +4,7 @@ description, so a range is only trusted after `model_validate`).
 
 Public API:
 - `ReviewOutput` (rationale + the four rubric scores, ranges from `records.Scores`)
-- `GeneratedTest`, `GenerateOutput`, `RefineOutput`
+- `GeneratedTest`, `GenerateOutput`, `RefineOutput` (with `RefineAnswer`s: the rebuttal)
 - `check_review(output, rubric)`: the scores against the rubric's own ranges (ValueError)
 - `parse_output(text, parsed, schema)`: the validated model from a response, or ValueError
 """
@@ -46,9 +46,20 @@ class GenerateOutput(BaseModel):
     tests: list[GeneratedTest]
 
 
+class RefineAnswer(BaseModel):
+    """The refiner's answer to one review (the rebuttal the next reviewers read)."""
+
+    model_config = ConfigDict(extra="forbid")
+    reviewer: str = Field(description="The reviewer answered, exactly as named in the feedback.")
+    changed: str = Field(description="What was changed for this review ('' if nothing).")
+    disagree: str = Field(description="Where you disagree with this review and why, citing "
+                                      "the code or the evidence ('' if nowhere).")
+
+
 class RefineOutput(BaseModel):
     model_config = ConfigDict(extra="forbid")
     changes: str = Field(description="What was changed and why, in one or two sentences.")
+    answers: list[RefineAnswer] = Field(description="One answer per review, in their order.")
     code: str = Field(description="The complete revised test function.")
 
 

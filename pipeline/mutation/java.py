@@ -9,7 +9,11 @@ ever mutated, and offsets and line numbers match the original. Operators:
 - `comparison`: `==` <-> `!=`; ` < ` -> ` >= `, ` > ` -> ` <= ` and back (only with spaces
   around, so generics such as `Map<String, Object>` are never touched);
 - `boolean`: `true` <-> `false`, `&&` <-> `||`, `!` removed before an operand;
-- `statement`: a one-line method-call statement (`body.put("k", v);`) replaced with `;`.
+- `statement`: a one-line method-call statement replaced with `;` -- as `field_dropped` when it
+  sets a response field (`out.put("name", ...)`), as `write_not_persisted` when it writes
+  state (`items.put(id, item)`, `.add(`, `.remove(`);
+- `validation_removed` / `filter_ignored`: `if (cond) { throw ...` / `if (cond) { continue;`
+  with the condition replaced by `false`.
 Nothing inside `static void main(...)` is mutated (start-up code, like Python's main guard).
 
 The heuristics can produce code that does not compile; the runner reports such mutants as
@@ -19,6 +23,7 @@ The heuristics can produce code that does not compile; the runner reports such m
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .operators import Edit, Mutant, mutate_status, name_mutants
 
@@ -37,7 +42,11 @@ _CALL_STATEMENT = re.compile(
 _MAIN = re.compile(r"\bstatic\s+void\s+main\s*\([^)]*\)[^{;]*\{")
 _FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
          "true": "false", "false": "true", "&&": "||", "||": "&&"}
-_ORDER = ("status_code", "comparison", "boolean", "statement")
+_IF = re.compile(r"\bif\s*\(")
+_FIELD_PUT = re.compile(r"\.put\(\s*\"")
+_WRITE = re.compile(r"\.(?:put|add|remove|addAll|removeIf|clear|offer)\(")
+_ORDER = ("validation_removed", "write_not_persisted", "field_dropped", "filter_ignored",
+          "status_code", "comparison", "boolean", "statement")
 
 
 def mask_java(source: str) -> str:
@@ -113,11 +122,48 @@ def java_edits(source: str) -> list[Edit]:
         edits.append(Edit(m.start(), m.end(), line(m.start()), "boolean", "`!` removed", ""))
     for m in _CALL_STATEMENT.finditer(masked):
         text = source[m.start(1):m.end(1)]
-        edits.append(Edit(m.start(1), m.end(1), line(m.start(1)), "statement",
-                          f"statement `{_short(text)}` removed", ";"))
+        kind, what = _statement_kind(m.group(1))
+        edits.append(Edit(m.start(1), m.end(1), line(m.start(1)), kind,
+                          f"{what} `{_short(text)}` removed", ";"))
+    edits += _if_edits(masked, line)
     skip = _main_body(masked)
     edits = [e for e in edits if not (skip[0] <= e.start < skip[1])]
     return sorted(edits, key=lambda e: (e.start, _ORDER.index(e.operator), e.end, e.text))
+
+
+def _statement_kind(masked_stmt: str) -> tuple[str, str]:
+    """`out.put("name", ...)` sets a response field; `items.put(id, ...)`, `.add(`, `.remove(`
+    write the service's state; any other call statement is a plain `statement` mutant."""
+    if _FIELD_PUT.search(masked_stmt):
+        return "field_dropped", "field"
+    if _WRITE.search(masked_stmt):
+        return "write_not_persisted", "write"
+    return "statement", "statement"
+
+
+def _if_edits(masked: str, line: Callable[[int], int]) -> list[Edit]:
+    """`if (cond) { throw ...` -> `if (false)` (validation removed); `if (cond) { continue;`
+    -> `if (false)` (filter ignored)."""
+    out = []
+    for m in _IF.finditer(masked):
+        depth, k = 0, m.end() - 1
+        while k < len(masked):
+            depth += {"(": 1, ")": -1}.get(masked[k], 0)
+            if depth == 0:
+                break
+            k += 1
+        after = masked[k + 1:k + 200].lstrip()
+        if not after.startswith("{"):
+            continue
+        first = after[1:].lstrip()
+        kind = ("validation_removed" if first.startswith("throw ") else
+                "filter_ignored" if first.startswith("continue;") else None)
+        if kind is not None:
+            cond = " ".join(masked[m.end():k].split())
+            what = "check" if kind == "validation_removed" else "filter"
+            out.append(Edit(m.end(), k, line(m.end()), kind,
+                            f"{what} `if ({_short(cond)})` never taken", "false"))
+    return out
 
 
 def _main_body(masked: str) -> tuple[int, int]:

@@ -9,7 +9,9 @@ Operators (the names are stored with every mutant):
   reply(...) (a call whose name says error, response, reply, status...), given
   as `status_code=` / `status=`, or assigned to something named *status*;
 - `statement`: a simple statement in a function body replaced with `pass` (not docstrings);
-- `return`: a returned value replaced with `None` or `{}`.
+- `return`: a returned value replaced with `None` or `{}`;
+- and the realistic kinds of `realistic.py` (a filter or sort ignored, an off-by-one in
+  pagination, a validation removed, a write not persisted, a field dropped, a default changed).
 
 Each mutation is a splice of one node's source range, so the rest of the file keeps its exact
 text (and line numbers). A candidate is kept only if it parses, compiles and differs from the
@@ -25,7 +27,12 @@ import ast
 from dataclasses import dataclass
 from typing import NamedTuple
 
-OPERATORS = ("comparison", "boolean", "constant", "status_code", "statement", "return")
+#: Every mutant's operator is its fault kind. The realistic kinds (`realistic.py`) come first:
+#: they win over an operator flip that makes the same edit, and the capped selection visits
+#: kinds in this order.
+OPERATORS = ("validation_removed", "write_not_persisted", "field_dropped", "filter_ignored",
+             "sort_ignored", "pagination_off_by_one", "default_changed", "status_code",
+             "comparison", "boolean", "constant", "statement", "return")
 
 _CMP_FLIP: dict[type, type] = {
     ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE,
@@ -65,9 +72,14 @@ class Mutant:
     description: str
     source: str  # the whole mutated file
 
+    @property
+    def kind(self) -> str:
+        """The fault kind (the operator's name; `status_code` is "an error status swapped")."""
+        return self.operator
+
     def summary(self) -> dict[str, object]:
         return {"id": self.id, "file": self.file, "line": self.line, "operator": self.operator,
-                "description": self.description}
+                "kind": self.kind, "description": self.description}
 
 
 class Edit(NamedTuple):
@@ -300,8 +312,12 @@ def _all_args(args: ast.arguments) -> list[ast.arg]:
 
 def python_edits(source: str) -> list[Edit]:
     """Every candidate edit of a Python module, in source order (raises SyntaxError)."""
+    from .realistic import realistic_edits  # local: realistic.py imports this module
+
     tree = ast.parse(source)
-    edits = _Finder(tree, _Source(source)).run(tree)
+    src = _Source(source)
+    finder = _Finder(tree, src)
+    edits = finder.run(tree) + realistic_edits(tree, src, finder.skip, finder.decorator)
     return sorted(edits, key=lambda e: (e.start, OPERATORS.index(e.operator), e.end, e.text))
 
 

@@ -7,7 +7,8 @@ A test case *kills* a mutant when it failed or errored against the mutant's serv
 passed on the unmutated oracle; tests that did not pass on the oracle get no kill credit.
 
 - per test case: score = mutants it kills / valid mutants;
-- per suite: score = mutants killed by at least one test / valid mutants.
+- per suite: score = mutants killed by at least one test / valid mutants;
+- per fault kind (`by_kind`): the same score over the valid mutants of each kind.
 """
 
 from __future__ import annotations
@@ -56,6 +57,19 @@ def case_map_from_task_json(task_json: Mapping[str, Any]) -> dict[str, str]:
 
 def _ratio(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
+
+
+def score_by_kind(detail: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per fault kind: valid mutants (that ran), killed, score. Kinds sorted by name."""
+    out: dict[str, dict[str, Any]] = {}
+    for entry in detail:
+        if entry["status"] not in ("killed", "survived"):
+            continue
+        kind = str(entry.get("kind") or entry.get("operator") or "unknown")
+        row = out.setdefault(kind, {"valid": 0, "killed": 0})
+        row["valid"] += 1
+        row["killed"] += entry["status"] == "killed"
+    return {k: v | {"score": _ratio(v["killed"], v["valid"])} for k, v in sorted(out.items())}
 
 
 def mutation_scores(
@@ -115,6 +129,7 @@ def mutation_scores(
         "invalid": counts["invalid"],
         "not_run": counts["not_run"],
         "score": _ratio(counts["killed"], valid),
+        "by_kind": score_by_kind(detail),
         "per_test": per_test,
         "mutants_detail": detail,
     }
@@ -163,7 +178,8 @@ def merge_rounds(
         state = status[mid]
         if state == "ran":
             state = "killed" if killers[mid] else "survived"
-        detail.append(info | {"status": state, "killed_by": killers[mid]})
+        kind = info.get("kind") or info.get("operator")
+        detail.append(info | {"kind": kind, "status": state, "killed_by": killers[mid]})
     killed_count = sum(1 for d in detail if d["status"] == "killed")
     counts = Counter(status.values())
     return {
@@ -175,6 +191,7 @@ def merge_rounds(
         "invalid": counts["invalid"],
         "not_run": counts["not_run"],
         "score": _ratio(killed_count, valid),
+        "by_kind": score_by_kind(detail),
         "per_test": per_test,
         "mutants_detail": detail,
         **{k: first[k] for k in ("candidates", "cap", "seed", "operators") if k in first},

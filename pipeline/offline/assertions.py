@@ -8,7 +8,7 @@ strong: `presence`, `type`, `value`, `length` (of body fields or headers);
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 STRONG = ("presence", "type", "value", "length")
 
@@ -23,6 +23,7 @@ class Check:
     fields: tuple[str, ...] = ()
     permissive: bool = False  # a status check that accepts success and failure alike
     headers: tuple[str, ...] = ()  # response headers it checks
+    looped: bool = False  # inside a loop or all()/any(): vacuous when the collection is empty
 
     @property
     def strong(self) -> bool:
@@ -44,14 +45,35 @@ def call_name(node: ast.Call) -> str:
 def checks(func: ast.FunctionDef) -> list[Check]:
     """Every assertion (each `and`-operand apart) and `raise_for_status()` call, in order."""
     out: list[Check] = []
+    looped = _looped_nodes(func)
     for node in ast.walk(func):
         if isinstance(node, ast.Assert):
             leaves = node.test.values if (isinstance(node.test, ast.BoolOp)
                                           and isinstance(node.test.op, ast.And)) else [node.test]
-            out += [_classify(leaf, node.lineno) for leaf in leaves]
+            for leaf in leaves:
+                check = _classify(leaf, node.lineno)
+                if node in looped or _quantified(leaf):
+                    check = replace(check, looped=True)
+                out.append(check)
         elif isinstance(node, ast.Call) and call_name(node).endswith("raise_for_status"):
             out.append(Check("status", node.lineno))
     return sorted(out, key=lambda c: c.line)
+
+
+def _looped_nodes(func: ast.FunctionDef) -> set[ast.AST]:
+    """Every node inside the body of a `for`/`while` loop of the function."""
+    inside: set[ast.AST] = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.While):
+            for stmt in node.body:
+                inside.update(ast.walk(stmt))
+    return inside
+
+
+def _quantified(node: ast.AST) -> bool:
+    """`all(... for x in xs)` / `any(...)`: true of an empty collection whatever it holds."""
+    return (isinstance(node, ast.Call) and call_name(node) in ("all", "any")
+            and bool(node.args) and isinstance(node.args[0], ast.GeneratorExp | ast.ListComp))
 
 
 def _status_attr(node: ast.AST) -> str | None:
@@ -129,7 +151,8 @@ def _classify(node: ast.AST, line: int) -> Check:
         kind = min((p.kind for p in parts), key=order.index)
         codes = tuple(sorted({c for p in parts for c in p.codes}))
         return Check(kind, line, codes, tuple(sorted({f for p in parts for f in p.fields})),
-                     _permissive(node, codes) or any(p.permissive for p in parts))
+                     _permissive(node, codes) or any(p.permissive for p in parts),
+                     looped=any(p.looped for p in parts))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = _classify(node.operand, line)
         return Check("value" if inner.fields else inner.kind, line, inner.codes, inner.fields)
@@ -140,6 +163,21 @@ def _classify(node: ast.AST, line: int) -> Check:
         codes = _codes(node) if status == "code" else ()
         return Check("status", line, codes, (), _permissive(node, codes))
     return Check(_body_kind(node, fields or headers), line, (), fields, headers=headers)
+
+
+def _key_set(node: ast.AST) -> bool:
+    """The keys of a body: `body.keys()`, `set(body)`, `set(r.json())` (not `set(body["tags"])`,
+    whose members are values)."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = call_name(node)
+    if name.endswith(".keys"):
+        return True
+    if name in ("set", "sorted", "list") and len(node.args) == 1:
+        arg = node.args[0]
+        return isinstance(arg, ast.Name) or (isinstance(arg, ast.Call)
+                                             and call_name(arg).endswith(".json"))
+    return False
 
 
 def _body_kind(node: ast.AST, fields: tuple[str, ...]) -> str:
@@ -160,6 +198,8 @@ def _body_kind(node: ast.AST, fields: tuple[str, ...]) -> str:
         op, right = node.ops[0], node.comparators[0]
         if isinstance(op, ast.In | ast.NotIn) and _str_const(node.left):
             return "presence"
+        if any(_key_set(side) for side in (node.left, *node.comparators)):
+            return "presence"  # `{"id", "name"} <= set(body)`: which keys, not their values
         if any(isinstance(n, ast.Call) and call_name(n) == "len" for n in ast.walk(node)):
             return "length"
         if isinstance(op, ast.IsNot) and isinstance(right, ast.Constant) and right.value is None:

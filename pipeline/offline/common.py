@@ -17,9 +17,21 @@ def make_review(case: TestCase, reviewer: str, rubric: Rubric, scores: dict[str,
         round=case.round,
         reviewer=reviewer,
         scores=Scores(**clamped),
-        rationale=rationale(sentences),
+        rationale=rationale(sentences) + answer_sentence(case, reviewer),
         rubric_hash=rubric.hash,
     )
+
+
+def answer_sentence(case: TestCase, reviewer: str) -> str:
+    """The refiner's answer to this reviewer's review of the previous version, as read beside
+    the code (the rebuttal); "" for a first version or when the answer was to another."""
+    answer = next((a for a in case.rebuttal if a.reviewer == reviewer), None)
+    if answer is None:
+        return ""
+    text = f" Refiner's answer read: changed {answer.changed or 'nothing for this review'}"
+    if answer.disagree:
+        text += f"; disagrees: {answer.disagree}"
+    return text.rstrip(".") + "."
 
 
 def rationale(sentences: list[str]) -> str:

@@ -8,6 +8,7 @@
   documented response.
 A repair that would leave no assertion, or code that does not parse, is not made: the case
 comes back unchanged (same round) so routing can discard it after the maximum rounds.
+A refined version carries the refiner's answer to each review (`rebuttal.answers`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import re
 
 from pipeline.offline.gen_code import set_assert
 from pipeline.offline.gen_common import body_checks
+from pipeline.offline.rebuttal import Action, answers, code_change
+from pipeline.offline.refine_errors import add_error_code_checks
 from pipeline.records import Endpoint, Evidence, Review, Spec, TestCase
 
 _STATUS = re.compile(r"^assert\s+(\w+)\.status_code\s*==\s*(\d{3})\b")
@@ -27,7 +30,9 @@ _KEYERROR = re.compile(r"^E\s+KeyError:\s*'([^']+)'")
 _EXTRA = re.compile(r"^E\s+Extra items in the left set:")
 _CALL = re.compile(r"^(\w+)\s*=\s*session\.(get|post|put|patch|delete)\(\s*f?\"\{base_url\}"
                    r"([^\"]*)\"")
-_STATUS_ONLY = re.compile(r"status[- ]only|only (?:checks|asserts) (?:the )?status|no body "
+_ERROR_CODE = re.compile(r"documented error code|error body's code|error code", re.I)
+_STATUS_ONLY = re.compile(r"status[- ]only|shape[- ]only|only (?:checks|asserts) (?:the )?status|"
+                          r"asserts only the status|no body "
                           r"assert|without (?:any )?body|no (?:strong )?check on the body|"
                           r"no response field", re.I)
 
@@ -213,15 +218,33 @@ def refine_case(case: TestCase, evidence: Evidence | None, reviews: list[Review]
     except SyntaxError:
         return case
     lines = case.code.splitlines()
+    actions: list[Action] = []
     output = _failure_output(evidence)
     if output:
+        before = lines
         lines = _repair_failure(lines, output, spec, case)
+        if lines != before:
+            actions.append(Action("repaired what failed on the oracle: "
+                                  + code_change("\n".join(before), "\n".join(lines))))
     feedback = " ".join([r.rationale for r in reviews] + [note or ""])
     if _STATUS_ONLY.search(feedback):
+        before = lines
         lines = _add_body_checks(lines, spec)
-    lines = [ln for ln in lines if "time.sleep(" not in ln or "sleep" not in feedback.lower()]
+        if lines != before:
+            actions.append(Action(f"added {len(lines) - len(before)} assertion line(s) on the "
+                                  "documented response body", _STATUS_ONLY))
+    if _ERROR_CODE.search(feedback):
+        before = lines
+        lines = add_error_code_checks(lines, spec, _endpoint_of)
+        if lines != before:
+            actions.append(Action("added an assertion on the documented error code",
+                                  _ERROR_CODE))
+    if "sleep" in feedback.lower() and any("time.sleep(" in ln for ln in lines):
+        lines = [ln for ln in lines if "time.sleep(" not in ln]
+        actions.append(Action("removed the fixed sleeps", re.compile("sleep", re.I)))
     code = "\n".join(lines).rstrip() + "\n"
     if code == case.code.rstrip() + "\n" or response_assertions(code) == 0:
         return case
     return case.model_copy(update={"round": case.round + 1, "origin": "refined", "code": code,
-                                   "author": "offline"})
+                                   "author": "offline",
+                                   "rebuttal": answers(reviews, evidence, actions)})

@@ -7,8 +7,11 @@ which faults in the responses its assertions would catch (a simulated response m
 wrong status, missing field, wrong value, lost write), read from the code. A real kill shows
 the test can fail and checks something (so it is never scored "cannot fail" or "checks
 nothing"); the levels above that stay with what the assertions check, as the rubric's anchors
-say. Killing none of the task's mutants changes no score: with a capped mutant set a good test
-may have no mutant on its path.
+say. Mutation evidence counts both ways: a success-path test that kills none of the mutants
+while the other tests of its round kill some loses a level of correctness and coverage (its
+assertions miss faults that others catch); killing none when no test kills any changes
+nothing (the capped mutant set may have none on anyone's path). Whatever the kills, a test
+that asserts only status, keys or types stays under the shape caps (`strength`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pipeline.offline.common import (
 )
 from pipeline.offline.endpoints import Target, parse_target, resolve, resource_of, same_endpoint
 from pipeline.offline.facts import CodeFacts, code_facts
+from pipeline.offline.strength import capped, caps, error_code_documented, transitions
 from pipeline.records import Evidence, Review, Spec, TestCase
 from pipeline.rubric import Rubric
 
@@ -64,10 +68,19 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         "readability": _readability(case, evidence, sent),
         "relevance": _relevance(case, spec, sent, claimed, hit, documented, undocumented),
     }
+    weak = _weak_by_kills(evidence, error_test)
+    if weak:
+        scores["correctness"] = max(0, scores["correctness"] - 1)
+        scores["coverage"] = max(0, scores["coverage"] - 1)
+    if facts.ok:
+        scores = capped(scores, caps(facts, error_test, error_code_documented(spec)))
     sentences = [
         _runs_sentence(evidence),
         _requests_sentence(evidence, sent, claimed, hit, undocumented, bool(documented)),
-        _mutants_sentence(evidence, mutants) + _kills_clause(evidence),
+        _mutants_sentence(evidence, mutants) + _kills_clause(evidence)
+        + ("; a success-path test that kills none while the other tests of its round kill "
+           f"{evidence.mutation.round_killed} is a weak test" if weak and evidence.mutation
+           else ""),
     ]
     return make_review(case, REVIEWER, rubric, scores, sentences)
 
@@ -109,7 +122,7 @@ def _mutants(case: TestCase, facts: CodeFacts, sent: list[Target],
            Mutant("a wrong value", value)]
     if case.category in ("api_compliance", "integration") and any(
             t.method in WRITES for t in sent):
-        out.append(Mutant("a lost write", _reads_back(sent, facts)))
+        out.append(Mutant("a lost write", _reads_back(sent, facts) or bool(transitions(facts))))
     return out
 
 
@@ -133,6 +146,14 @@ def _killed_a_mutant(evidence: Evidence) -> bool:
     """The case passes on the oracle and failed on at least one of its mutants."""
     m = evidence.mutation
     return evidence.passed and m is not None and m.excluded is None and bool(m.killed)
+
+
+def _weak_by_kills(evidence: Evidence, error_test: bool) -> bool:
+    """Mutation evidence against a test: it passes on the oracle and checks a success path,
+    yet kills none of the mutants that the other tests of its round do kill."""
+    m = evidence.mutation
+    return (evidence.passed and not error_test and m is not None and m.excluded is None
+            and m.valid > 0 and not m.killed and m.round_killed > 0)
 
 
 def _correctness(evidence: Evidence, mutants: list[Mutant], error_test: bool) -> int:

@@ -29,6 +29,7 @@ from pipeline.offline.endpoints import (
     same_endpoint,
 )
 from pipeline.offline.facts import CodeFacts, code_facts
+from pipeline.offline.strength import capped, caps, error_code_documented, transitions
 from pipeline.records import Endpoint, Evidence, Review, Spec, TestCase
 from pipeline.rubric import Rubric
 
@@ -79,6 +80,7 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         "readability": _readability(case, facts, al),
         "relevance": 0 if internals else _relevance(al, fits),
     }
+    scores = capped(scores, caps(facts, error_test, error_code_documented(spec)))
     if internals:
         fit_reason = ("It reaches into implementation internals "
                       f"({listing(facts.foreign_imports or ['the oracle'], 2)}) instead of "
@@ -169,7 +171,7 @@ def _correctness(facts: CodeFacts, al: Alignment, error_test: bool) -> int:
         return 0
     good = al.fields_where("documented", "known", "open")
     bad = al.fields_where("no")
-    strong = facts.strong_checks
+    strong = facts.strong_checks or transitions(facts)  # a side effect seen later counts
     if not strong:
         score = 2 if error_test else 1
     elif len(good) >= (1 if error_test else 2) and not bad:
@@ -194,7 +196,8 @@ def _coverage(case: TestCase, facts: CodeFacts, al: Alignment, error_test: bool,
         need = 1
     else:
         need = min(3, len(al.endpoint_fields)) if al.endpoint_fields else 2
-    body = bool(checked) or (bool(facts.strong_checks) and not facts.fields)
+    body = bool(checked) or (bool(facts.strong_checks or transitions(facts))
+                             and not facts.fields)
     if not body:
         if error_test and al.status_ok and not body_documented:
             return 2  # the exact documented 4xx is all the document promises

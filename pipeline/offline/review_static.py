@@ -23,6 +23,7 @@ from pipeline.offline.common import (
 )
 from pipeline.offline.endpoints import resolve
 from pipeline.offline.facts import CodeFacts, code_facts
+from pipeline.offline.strength import capped, caps, error_code_documented, transitions
 from pipeline.records import Evidence, Review, Spec, TestCase
 from pipeline.rubric import Rubric
 
@@ -53,7 +54,10 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         "readability": _readability(case, facts),
         "relevance": _relevance(case, facts, paths),
     }
-    first = _assert_sentence(facts) + (FAILED_NOTE if failed else "")
+    limit = caps(facts, error_test, error_code_documented(spec))
+    scores = capped(scores, limit)
+    first = _assert_sentence(facts) + (f"; shape only: {limit.why}" if limit.why else "") + (
+        FAILED_NOTE if failed else "")
     sentences = [first, _hazard_sentence(facts, paths), _style_sentence(case, facts)]
     return make_review(case, REVIEWER, rubric, scores, sentences)
 
@@ -96,7 +100,7 @@ def _status_ok(facts: CodeFacts) -> bool:
 def _correctness(facts: CodeFacts, error_test: bool) -> int:
     if _black_box_broken(facts) or facts.swallows or not facts.meaningful:
         return 0
-    strong = len(facts.strong_checks)
+    strong = len(facts.strong_checks) + len(transitions(facts))  # side effects count
     need = 1 if error_test else 2  # an error contract: exact 4xx plus one check of its body
     score = 3 if strong >= need and _status_ok(facts) else (2 if strong or error_test else 1)
     penalty = (min(facts.sleeps, 1) + facts.unseeded_random + facts.hardcoded_host
@@ -108,7 +112,7 @@ def _correctness(facts: CodeFacts, error_test: bool) -> int:
 def _coverage(case: TestCase, facts: CodeFacts, error_test: bool, body_documented: bool) -> int:
     if not facts.meaningful or facts.swallows:
         return 0
-    strong = len({(c.kind, c.fields) for c in facts.strong_checks})
+    strong = len({(c.kind, c.fields) for c in facts.strong_checks}) + len(transitions(facts))
     if not strong:
         return 2 if error_test and not body_documented else 1
     score = 3 if strong >= STRONG_FOR_FULL[case.category] and _status_ok(facts) else 2

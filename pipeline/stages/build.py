@@ -25,10 +25,11 @@ from pipeline.stages.coverage import no_accepted_reason
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
 from pipeline.stages.existing import existing_cases, existing_conftest
+from pipeline.stages.human import beyond_generated, generated_kills, is_human
 from pipeline.stages.limits import RunLimits
 from pipeline.stages.mutate import awaits_mutants, mutate_round
 from pipeline.stages.resplit import locked_splits, move_task
-from pipeline.stages.routing import route_case, unchanged_refine
+from pipeline.stages.routing import keep_human, route_case, unchanged_refine
 from pipeline.stages.splitlock import AutoTask
 from pipeline.store import Store
 from pipeline.suites import SuiteSources, conftest_source
@@ -256,12 +257,16 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
         refining = [d for d in decided if d[3].route == "refine"]
         prefetch(options.backend, "prefetch_refines",
                  [(c, ev, rv, None) for c, ev, rv, _ in refining], spec, readme)
+        generated = generated_kills(store, task.id, decided)
         for case, evidence, reviews, decision in decided:
             refined = None
             if decision.route == "refine":
                 refined = options.backend.refine(case, evidence, reviews, spec, readme)
                 if (refined.code, refined.prelude) == (case.code, case.prelude):
                     decision, refined = unchanged_refine(decision, evidence), None
+            if is_human(case):
+                decision = keep_human(decision, split,
+                                      beyond_generated(case, evidence, generated), reviews)
             save_outcome(case, reviews, decision, refined, store)
             options.tick("review", 1, 0)
     return _counts(store, task.id)

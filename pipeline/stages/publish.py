@@ -54,6 +54,8 @@ def case_entry(store: Store, case: TestCase, route: Any,
         | ({"area_chair": {"decision": chair.decision, "chair": chair.chair,
                            "scores": chair.scores.model_dump() if chair.scores else None,
                            "note": chair.note}} if chair else {}),
+        # the refiner's answer to the reviews of the previous version (the rebuttal)
+        "rebuttal": [a.model_dump() for a in case.rebuttal],
         "provenance": {
             "origin": case.origin,
             "author": case.author,

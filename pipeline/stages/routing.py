@@ -104,6 +104,42 @@ def unchanged_refine(decision: RouteDecision, evidence: Evidence | None) -> Rout
     })
 
 
+KEEPABLE = ("low_quality", "conflict")
+
+
+def keep_human(decision: RouteDecision, split: str, beyond: Sequence[str],
+               reviews: Sequence[Review] = ()) -> RouteDecision:
+    """A human-written test is never discarded for style alone. Discarded as low quality or as
+    a conflict, it is kept when it kills mutants no accepted generated test kills (`beyond`),
+    or when the reviewers find its substance sound (mean correctness and coverage >= 2, so
+    what pulled it down is readability or relevance): it goes to the Area Chair (verified) or
+    is accepted (train, which has no Area Chair). A failure on the oracle still discards."""
+    if decision.route != "discarded" or decision.discard_reason not in KEEPABLE:
+        return decision
+    if beyond:
+        shown = ", ".join(sorted(beyond)[:3]) + (f" and {len(beyond) - 3} more"
+                                                 if len(beyond) > 3 else "")
+        why = (f"kept: a human-written test that kills {len(beyond)} mutant"
+               f"{'s' if len(beyond) != 1 else ''} no accepted generated test kills ({shown})")
+    elif _sound(reviews):
+        why = ("kept: a human-written test whose correctness and coverage the reviewers find "
+               "sound; it is not discarded for style alone")
+    else:
+        return decision
+    route = "area_chair" if split == "verified" else "accepted"
+    return decision.model_copy(update={"route": route, "reason": f"{decision.reason}; {why}",
+                                       "discard_reason": None})
+
+
+def _sound(reviews: Sequence[Review]) -> bool:
+    scores = [r.scores for r in _latest_valid(reviews) if r.scores is not None]
+    if not scores:
+        return False
+    n = len(scores)
+    return (sum(s.correctness for s in scores) >= 2 * n
+            and sum(s.coverage for s in scores) >= 2 * n)
+
+
 def _case_id(reviews: Sequence[Review]) -> str:
     if not reviews:
         raise ValueError("route_case needs evidence or at least one review to know the case")

@@ -221,3 +221,48 @@ def test_failing_is_rejected_false_lets_reviewers_decide() -> None:
 def test_reviewer_count_comes_from_the_caller() -> None:
     assert route((8, 8), reviewers=2).route == "accepted"
     assert route((8, 8, 8), reviewers=4).reason == "only 3 of 4 valid reviews: 1 review missing"
+
+
+# --- human-written tests are not discarded for style alone ------------------------------------
+
+def test_human_test_with_kills_beyond_the_generated_suite_is_kept():
+    from pipeline.stages.routing import keep_human
+
+    low = route((5, 5, 6), round=5)
+    assert low.route == "discarded" and low.discard_reason == "low_quality"
+    verified = keep_human(low, "verified", ["app.py:9:return:1"])
+    assert verified.route == "area_chair" and verified.discard_reason is None
+    assert "kills 1 mutant no accepted generated test kills (app.py:9:return:1)" in \
+        verified.reason
+    assert keep_human(low, "train", ["a", "b"]).route == "accepted"
+    conflict = route((2, 9, 9), split="train")
+    assert keep_human(conflict, "train", ["a"]).route == "accepted"
+
+
+def test_human_test_without_extra_kills_or_failing_on_the_oracle_is_not_kept():
+    from pipeline.stages.routing import keep_human
+
+    low = route((5, 5, 6), round=5)
+    assert keep_human(low, "verified", []) == low
+    failing = Evidence(case_id=CASE, round=5, runs=[RunResult(outcome="failed")])
+    broken = route((9, 9, 9), round=5, evidence=failing)
+    assert broken.discard_reason == "fails_on_oracle"
+    assert keep_human(broken, "verified", ["a"]) == broken
+    accepted = route((9, 9, 9))
+    assert keep_human(accepted, "train", ["a"]) == accepted
+
+
+def test_human_test_low_only_on_style_is_kept():
+    from pipeline.stages.routing import keep_human
+
+    style = [Review(case_id=CASE, round=5, reviewer=f"r{i}", rubric_hash="h",
+                    scores=Scores(correctness=2, coverage=2, readability=0, relevance=1))
+             for i in range(3)]  # totals 5: low only on readability and relevance
+    low = route_case(passed(5), style, 5, "verified")
+    assert low.discard_reason == "low_quality"
+    kept = keep_human(low, "verified", [], style)
+    assert kept.route == "area_chair" and "not discarded for style alone" in kept.reason
+    weak = [r.model_copy(update={"scores": Scores(correctness=1, coverage=2, readability=2,
+                                                  relevance=2)}) for r in style]
+    low_weak = route_case(passed(5), weak, 5, "train")
+    assert keep_human(low_weak, "train", [], weak) == low_weak  # substance weak: discarded

@@ -73,7 +73,9 @@ class StageProvider:
             ]})
         if request.stage == "review":
             return answer(self.review_answer)
-        return answer({"changes": "stronger", "code": GOOD.replace(
+        return answer({"changes": "stronger", "answers": [
+            {"reviewer": "openai:o", "changed": "renamed", "disagree": ""}],
+            "code": GOOD.replace(
             "test_get_ping_returns_pong", "test_renamed_by_model")})
 
     def submit_batch(self, items, schema):  # pragma: no cover - not used here
@@ -208,6 +210,25 @@ def test_refine_keeps_the_name_and_bumps_the_round(spec, store) -> None:
     prompt = providers["gemini"].requests[0].messages[1].content
     assert "E   assert 404 == 200" in prompt and "status only" in prompt
     assert "assert the body" in prompt and "openai:o: total 6/10" in prompt
+
+
+def test_refiner_answers_each_review_and_the_next_reviewers_read_it(spec, store) -> None:
+    b, providers = backend(store)
+    reviews = [Review(case_id="t::x", round=0, reviewer=name, rationale="status only",
+                      scores=Scores(correctness=1, coverage=1, readability=2, relevance=2),
+                      rubric_hash="h") for name in ("openai:o", "anthropic:a")]
+    refined = b.refine(case(), evidence(), reviews, spec, README)
+    refine_prompt = providers["gemini"].requests[0].messages[1].content
+    assert '"answers"' in refine_prompt
+    # openai:o answered by name; anthropic:a not answered -> an empty answer, never dropped
+    assert [(a.reviewer, a.changed) for a in refined.rebuttal] == [
+        ("openai:o", "renamed"), ("anthropic:a", "")]
+    b.review(refined, evidence(), spec, README, load_rubric())
+    shown = providers["openai"].requests[-1].messages[1].content
+    assert "The refiner's answer to the reviews of the previous version" in shown
+    assert "- to openai:o: changed: renamed; disagrees: nowhere" in shown
+    b.review(case(), evidence(), spec, README, load_rubric())  # a first version: no answer
+    assert "This is a refined version" not in providers["openai"].requests[-1].messages[1].content
 
 
 def test_refine_failure_keeps_the_case(spec, store) -> None:

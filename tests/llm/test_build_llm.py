@@ -63,7 +63,7 @@ class Models:
                               for c in chosen]}
         if "Revise the test" in text:
             code = re.search(r"Current code:\n```python\n(.*?)\n```", text, re.S).group(1)
-            return {"changes": "none", "code": code}
+            return {"changes": "none", "answers": [], "code": code}
         runs = re.search(r"Runs on fresh oracles: ([^;\n]*)", text)
         passed = runs is not None and all(
             run.strip().startswith("passed") for run in runs.group(1).split(","))
@@ -153,6 +153,46 @@ def test_llm_reviewers_are_shown_the_mutant_kills(tmp_path: Path, models: Models
         assert any(killed.search(text) for _, text in reviews)
     task_json = json.loads(next(data.glob("*/order-desk/task.json")).read_text())
     assert task_json["mutation"]["valid"] > 0
+
+
+class Rebutting(Models):
+    """A refiner that changes the test (one more assertion) and answers each reviewer."""
+
+    def __call__(self, provider: str, body: dict) -> dict:
+        text = "\n".join(_strings(body))
+        if "Revise the test" in text:
+            code = re.search(r"Current code:\n```python\n(.*?)\n```", text, re.S).group(1)
+            names = re.findall(r"^- ([a-z]+:[\w.-]+): ", text, re.M)
+            return {"changes": "one more check", "code": code + "\n    assert True\n",
+                    "answers": [{"reviewer": n, "changed": f"REBUTTAL-FOR-{n}",
+                                 "disagree": "the runs show it passes"} for n in names]}
+        answer = super().__call__(provider, body)
+        if "rationale" in answer and "round 0" in text:
+            answer.update(correctness=1, coverage=1)  # low: every first version is refined
+        return answer
+
+
+def test_refined_versions_reviewers_receive_the_refiners_answer(tmp_path: Path) -> None:
+    data = make_data(tmp_path, ("todo-tasks",))
+    with FakeProviderServer(responder=Rebutting()) as fake:
+        proc = run_build(data, fake, "--task", "todo-tasks")
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        texts = [(r.provider, "\n".join(_strings(r.body))) for r in fake.calls()]
+    second = [(p, t) for p, t in texts if "Execution evidence on the oracle" in t
+              and re.search(r"round 1\)", t)]
+    assert second, "no refined version was reviewed"
+    for _provider, text in second:
+        assert "The refiner's answer to the reviews of the previous version" in text
+        assert re.search(r"- to [a-z]+:[\w.-]+: changed: REBUTTAL-FOR-", text)
+        assert "disagrees: the runs show it passes" in text
+    assert {p for p, _ in second} == {"openai", "anthropic", "gemini"}
+    stored = db_rows(data, "SELECT rebuttal FROM test_cases WHERE round = 1 LIMIT 1")
+    assert "REBUTTAL-FOR-" in stored[0][0]
+    published = json.loads(next(data.glob("*/todo-tasks/task.json")).read_text())
+    answered = [c for c in published["test_cases"] if c["rebuttal"]]
+    assert answered and all(c["provenance"]["round"] >= 1 for c in answered)
+    assert all(a["changed"].startswith("REBUTTAL-FOR-") for c in answered
+               for a in c["rebuttal"])
 
 
 def test_llm_build_survives_thirty_percent_faults(tmp_path: Path, models: Models) -> None:

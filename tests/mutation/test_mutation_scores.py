@@ -94,3 +94,18 @@ def test_rounds_merge_into_the_accepted_suites_report():
     assert per["task::c"]["score"] is None and "excluded" in per["task::c"]
     assert (merged["cap"], merged["candidates"], merged["operators"]) == (5, 9, {"constant": 5})
     assert merge_rounds([], {"task::a": []}) is None
+
+
+def test_scores_by_fault_kind():
+    kinds = ["filter_ignored", "filter_ignored", "write_not_persisted", "constant", "constant"]
+    mutants = [Mutant(id=m.id, file="app.py", line=1, operator=k, description=m.id, source="")
+               for m, k in zip(MUTANTS, kinds, strict=True)]
+    report = mutation_scores(mutants, RESULTS, ["t.py::a", "t.py::b"], CASES)
+    # m1 (filter) killed, m2 (filter) killed, m3 (write) survived, m4/m5 did not run
+    assert report["by_kind"] == {
+        "filter_ignored": {"valid": 2, "killed": 2, "score": 1.0},
+        "write_not_persisted": {"valid": 1, "killed": 0, "score": 0.0},
+    }
+    merged = merge_rounds([report], {"task::a": ["m1"]})
+    assert merged["by_kind"]["filter_ignored"] == {"valid": 2, "killed": 1, "score": 0.5}
+    assert {d["kind"] for d in merged["mutants_detail"]} == set(kinds)

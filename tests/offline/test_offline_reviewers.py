@@ -110,8 +110,10 @@ def test_hostile_case_static_and_spec_reject_it():
     assert sp.scores.relevance == 0 and sp.scores.correctness <= 1
     assert st.scores.total < 7 and sp.scores.total < 7
     assert ex.scores.readability == 1  # 2.5 s per run
-    # a passing hostile test is a legitimate disagreement: execution alone cannot see imports
-    assert max(totals(reviews)) - min(totals(reviews)) > 3
+    # execution alone cannot see the imports, but it sees that only truthiness is asserted:
+    # the shape caps keep it under the bar too (it was a 3+ point disagreement before)
+    assert ex.scores.correctness <= 1 and ex.scores.coverage <= 1
+    assert max(totals(reviews)) < 7
     for word in ("app.models", "sleeps", "unseeded random"):
         assert word in st.rationale
 

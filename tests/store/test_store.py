@@ -102,6 +102,36 @@ def test_newer_migration_is_applied_to_an_old_db(tmp_path: Path) -> None:
         assert s.get_task("old").split == "verified"
 
 
+def test_a_lower_migration_merged_later_is_still_applied(tmp_path: Path) -> None:
+    """Branches reserve numbers: a DB at 0003 still gets a 0002 that arrives with a merge."""
+    mig = tmp_path / "migrations"
+    mig.mkdir()
+    shutil.copy(MIGRATIONS_DIR / "0001_init.sql", mig)
+    (mig / "0003_b.sql").write_text("CREATE TABLE from_b (x);\n")
+    db = tmp_path / "state.db"
+    with Store.open(db, migrations_dir=mig) as s:
+        assert s.schema_version() == 3
+    (mig / "0002_a.sql").write_text("CREATE TABLE from_a (x);\n")
+    with Store.open(db, migrations_dir=mig) as s:
+        assert {"from_a", "from_b"} <= tables(db)
+    (mig / "0002_again.sql").write_text("SELECT 1;\n")
+    with pytest.raises(RuntimeError, match="distinct numbers"):
+        Store.open(db, migrations_dir=mig)
+
+
+def test_a_refined_version_keeps_its_rebuttal(store: Store) -> None:
+    from pipeline.records import Answer, TestCase
+
+    case = TestCase(case_id="t::test_a", task_id="t", round=1, category="edge_case",
+                    name="test_a", code="def test_a():\n    assert 1\n", origin="refined",
+                    rebuttal=[Answer(reviewer="r1", changed="added a check"),
+                              Answer(reviewer="r2", disagree="it passes every run")])
+    store.upsert_task("t", split="train")
+    store.save_case(case)
+    (back,) = store.cases_for_round("t", 1)
+    assert back.rebuttal == case.rebuttal
+
+
 def test_a_failing_migration_is_rolled_back_whole(tmp_path: Path) -> None:
     mig = tmp_path / "migrations"
     mig.mkdir()
@@ -113,7 +143,7 @@ def test_a_failing_migration_is_rolled_back_whole(tmp_path: Path) -> None:
         Store.open(db, migrations_dir=mig)
     assert "half" not in tables(db)
     with Store.open(db) as s:  # the shipped migrations still open it (and apply their 0002)
-        assert s.schema_version() == len(list(MIGRATIONS_DIR.glob("*.sql")))
+        assert s.schema_version() == max(int(p.name[:4]) for p in MIGRATIONS_DIR.glob("*.sql"))
 
 
 def test_a_db_newer_than_the_code_is_refused(tmp_path: Path) -> None:
