@@ -86,7 +86,7 @@ def test_refine_note_reaches_the_refiner_and_the_next_version_is_routed(
     with Store.open(data / ".repogenesis" / "state.db") as store:
         run_build(data, store, backend)
         assert [i.view.case.case_id for i in queue(store)] == ["ping::test_ping"]
-        assert suite(data) == []
+        assert not (data / "verified" / "ping").exists()  # nothing accepted: unpublished
         decide(store, data, "ping::test_ping", Verdict.REFINE, chair="carol",
                note="also assert the word pong")
         run_build(data, store, backend)  # not "reused": the chair's refine is new work
@@ -112,4 +112,4 @@ def test_an_accept_is_stale_after_the_readme_changes(tmp_path: Path, task_factor
         view = load_case(store, "ping::test_ping")
         assert view.state == "waiting" and view.decision is None
         assert [d.chair for d in view.stale] == ["alice"]
-        assert suite(data) == []
+        assert not (data / "verified" / "ping").exists()  # nothing accepted: unpublished
