@@ -144,3 +144,19 @@ def test_a_new_token_ends_the_old_sessions(web) -> None:
     r = client.post("/login", data={"name": "alice", "token": token,
                                     "csrf": login_csrf(client)})
     assert "error" in r.headers["location"]
+
+
+def test_the_case_page_shows_the_refiners_answer_escaped(web) -> None:
+    from pipeline.records import Answer
+
+    client, token, _, store = web
+    case = store.latest_cases(TASK)[0]
+    store.save_case(case.model_copy(update={
+        "round": 1, "origin": "refined", "code": case.code + "    assert response.ok\n",
+        "rebuttal": [Answer(reviewer="offline:spec", changed="asserted the body",
+                            disagree="the <b>status</b> check is documented")]}))
+    logged_in(client, token)
+    page = client.get(f"/case/{case.case_id.replace('::', '%3A%3A')}").text
+    section = page.split('id="rebuttal"', 1)[1].split("</div>\n</div>", 1)[0]
+    assert "to offline:spec" in section and "asserted the body" in section
+    assert "the &lt;b&gt;status&lt;/b&gt; check is documented" in section
