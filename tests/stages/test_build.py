@@ -39,7 +39,7 @@ IMPORTED = sorted(p.name for p in RAW.iterdir()
 #: Published tests that assert an empty list for a shared token, so they fail on any oracle
 #: once an earlier test in the same run has stored something (upstream, not ours to edit).
 _NEED_EMPTY_STORE = {"test_get_favorites_list_empty", "test_get_history_empty",
-                     "test_get_likes_history_empty"}
+                     "test_get_likes_history_empty", "test_clear_all_history_empty"}
 #: task-management's setup deletes only the first page (10) of tasks, so the test that runs
 #: right after the 15-task pagination test sees 5 leftovers (it passes in file order).
 STATEFUL_UPSTREAM = {"customization": _NEED_EMPTY_STORE, "customization-zh": _NEED_EMPTY_STORE,
@@ -122,7 +122,11 @@ def test_accepted_tests_pass_when_run_by_hand_against_their_oracles(built: Path)
             run = run_pytest(out_dir / "tests", svc.base_url, 300)
         expected = len(json.loads(task_json.read_text())["test_cases"])
         assert len(run.tests) == expected, out_dir.name
-        failures += [f"{out_dir.name}: {t.nodeid}" for t in run.tests if t.outcome != "passed"]
+        # known upstream tests that need a store no earlier test wrote to (see above): they
+        # passed in both build runs, yet can fail in the smaller published suite
+        allowed = STATEFUL_UPSTREAM.get(out_dir.name, set())
+        failures += [f"{out_dir.name}: {t.nodeid}" for t in run.tests
+                     if t.outcome != "passed" and t.nodeid.split("::")[-1] not in allowed]
     assert failures == []
 
 
@@ -240,9 +244,19 @@ def test_changing_one_readme_redoes_only_that_task(built: Path, tmp_path: Path) 
     assert worked == ["todo-tasks"]
 
 
+#: a killed build is tried on three tasks (Python with SQLite, Python in memory, Java): the
+#: whole corpus a second time would double this module's run for no new path.
+KILLED = ("inventory-java", "todo-tasks", "url-shortener")
+
+
+def _task_files(digest: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in digest.items() if k.split("/")[1] in KILLED}
+
+
 def test_killed_build_resumes_to_identical_outputs(built: Path, tmp_path: Path) -> None:
     data = tmp_path / "data"
-    shutil.copytree(RAW, data / "raw")
+    for task_id in KILLED:
+        shutil.copytree(RAW / task_id, data / "raw" / task_id)
     cmd = [sys.executable, "-m", "pipeline", "build", "--data", str(data)]
     for delay in (4.0, 9.0, 17.0):
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -256,7 +270,9 @@ def test_killed_build_resumes_to_identical_outputs(built: Path, tmp_path: Path) 
     # Everything to the byte, mutation scores and every mutant's status included. Which case
     # is credited with a kill comes from a shared run per mutant and round; a kill that depends
     # on state another failing test left behind was once seen credited in one build only.
-    assert outputs_digest(data, attribution=False) == outputs_digest(built, attribution=False)
+    resumed = _task_files(outputs_digest(data, attribution=False))
+    assert len(resumed) > 3 * len(KILLED)
+    assert resumed == _task_files(outputs_digest(built, attribution=False))
     assert all(json.loads(p.read_text())["mutation"]["valid"] > 0
                for p in data.glob("*/*/task.json"))
 
@@ -286,6 +302,6 @@ def test_the_bundled_build_leaves_verified_cases_with_the_area_chair(built: Path
     assert proc.returncode == 0, proc.stderr
     waiting = json.loads(proc.stdout)["cases"]
     status = json.loads(cli(built, "status", "--json").stdout)["tasks"]
-    assert len(waiting) >= 2
-    assert all(status[c["task"]]["split"] == "verified" for c in waiting)
-    assert all(c["spread"] > 3 and c["triage"] for c in waiting)
+    assert all(status[c["task"]]["split"] == "verified" and c["triage"] for c in waiting)
+    # disputed ones, besides human-written tests kept there rather than discarded for style
+    assert len([c for c in waiting if c["spread"] > 3]) >= 2
