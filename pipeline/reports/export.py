@@ -25,10 +25,10 @@ from pipeline.reports.tables import (
     TASK_COLUMNS,
     TYPES,
     cases_table,
-    raw_tasks,
     reviews_table,
     tasks_table,
 )
+from pipeline.stages.publish import raw_tasks
 from pipeline.store import Store
 
 FORMATS = ("parquet", "jsonl")

@@ -19,8 +19,9 @@ from pipeline.records import RUBRIC_DIMENSIONS
 from pipeline.reports import svg
 from pipeline.reports.calibrate import HISTORY_NAME, read_history
 from pipeline.reports.figures import store_figures
-from pipeline.reports.tables import cases_table, funnel, raw_tasks, tasks_table
+from pipeline.reports.tables import cases_table, funnel, tasks_table
 from pipeline.rubric import rubric_hash
+from pipeline.stages.publish import raw_tasks
 from pipeline.stages.split import SPLITS
 from pipeline.store import Store
 

@@ -8,8 +8,6 @@ Rows are sorted and carry no timestamps: the same store gives the same tables.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
 from pipeline.records import RUBRIC_DIMENSIONS
@@ -17,7 +15,7 @@ from pipeline.rubric import rubric_hash
 from pipeline.stages.mutate import suite_mutation
 from pipeline.stages.publish import accepted_cases, published_rows
 from pipeline.store import Store
-from pipeline.tasks import RawTask, TaskError, discover_tasks, load_task
+from pipeline.tasks import RawTask
 
 TASK_COLUMNS = {
     "id": "task id (data/<split>/<id>)",
@@ -74,17 +72,6 @@ REVIEW_COLUMNS = {
     **{d: f"{d} score" for d in RUBRIC_DIMENSIONS},
     "total": "sum of the four dimensions (0-10)", "rubric_hash": "rubric the reviewer used",
 }
-
-
-def raw_tasks(data_dir: Path) -> dict[str, RawTask]:
-    """The loadable tasks of data/raw by id (an unloadable one publishes nothing)."""
-    out = {}
-    for task_dir in discover_tasks(data_dir / "raw"):
-        try:
-            out[task_dir.name] = load_task(task_dir)
-        except TaskError:
-            continue
-    return out
 
 
 def tasks_table(store: Store, tasks: dict[str, RawTask]) -> pd.DataFrame:

@@ -144,15 +144,21 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
     return {s: len(rows[s]) for s in SPLITS}
 
 
+def raw_tasks(data_dir: Path) -> dict[str, RawTask]:
+    """The loadable tasks of data/raw by id (an unloadable one publishes nothing)."""
+    out = {}
+    for task_dir in discover_tasks(data_dir / "raw"):
+        try:
+            out[task_dir.name] = load_task(task_dir)
+        except TaskError:
+            continue
+    return out
+
+
 def publish_data(data_dir: Path, store: Store) -> dict[str, int]:
     """`repogenesis publish` and the end of `build`: the splits rewritten from the store
     alone (no execution, no model calls), with every Area Chair decision applied."""
-    tasks = {}
-    for task_dir in discover_tasks(data_dir / "raw"):
-        try:
-            tasks[task_dir.name] = load_task(task_dir)
-        except TaskError:
-            continue
+    tasks = raw_tasks(data_dir)
     written = publish(data_dir, store, tasks)
     from pipeline.reports.card import write_cards  # the cards read the tables built on this
 

@@ -8,7 +8,7 @@ from tiny_store import build_tiny_data
 
 from pipeline.reports.card import write_cards
 from pipeline.reports.figures import store_figures
-from pipeline.reports.tables import raw_tasks
+from pipeline.stages.publish import raw_tasks
 
 
 def test_cards_state_counts_alpha_and_licences(tmp_path: Path) -> None:
