@@ -21,21 +21,28 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel
 
 from pipeline.records import (
     Difficulty,
     Evidence,
     Review,
     RouteDecision,
-    Scores,
     Spec,
     SplitName,
     TestCase,
+)
+from pipeline.store_chair import AreaChairDecision as AreaChairDecision  # re-exported
+from pipeline.store_chair import ChairStore
+from pipeline.store_rows import TaskRow as TaskRow  # re-exported
+from pipeline.store_rows import (
+    case_row,
+    now,
+    review_row,
+    route_row,
+    task_row,
+    upsert,
 )
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -52,41 +59,8 @@ class _Keep(enum.Enum):
 KEEP = _Keep.KEEP
 
 
-class TaskRow(BaseModel):
-    """One row of `tasks`, with its JSON columns parsed back into records."""
-
-    id: str
-    input_hash: str | None = None
-    content_hash: str | None = None  # the task's own files only (0007; Area Chair versions)
-    split: SplitName | None = None
-    state: str = "pending"
-    error: str | None = None
-    spec: Spec | None = None
-    difficulty: Difficulty | None = None
-    updated_at: str
 
 
-class AreaChairDecision(BaseModel):
-    """One Area Chair decision as stored (append-only; `id` gives submission order)."""
-
-    id: int
-    case_id: str
-    round: int
-    decision: str
-    scores: Scores | None = None
-    note: str = ""
-    chair: str
-    submitted_at: str
-    # 0007: the exact case version decided on, the state it was in, when the chair opened it
-    task_id: str | None = None
-    code_hash: str | None = None
-    input_hash: str | None = None
-    state_before: str | None = None
-    opened_at: str | None = None
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _statements(sql: str) -> Iterator[str]:
@@ -121,7 +95,7 @@ def _migrations(directory: Path) -> list[tuple[int, str, str]]:
     return found
 
 
-class Store:
+class Store(ChairStore):
     """One connection per process; typed methods over the records in `pipeline.records`.
 
     Every write method runs in `transaction()`; calls made inside an outer `transaction()`
@@ -178,7 +152,7 @@ class Store:
                     conn.execute(statement)
                 conn.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    (version, name, _now()),
+                    (version, name, now()),
                 )
 
     def _applied(self) -> set[int]:
@@ -256,7 +230,7 @@ class Store:
         for column, model in (("spec", spec), ("difficulty", difficulty)):
             if model is not KEEP:
                 fields[column] = None if model is None else model.model_dump_json()
-        fields["updated_at"] = _now()
+        fields["updated_at"] = now()
         with self.transaction() as conn:
             conn.execute(
                 "INSERT INTO tasks (id, updated_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
@@ -269,10 +243,10 @@ class Store:
 
     def get_task(self, task_id: str) -> TaskRow | None:
         rows = self._query("SELECT * FROM tasks WHERE id = ?", (task_id,))
-        return _task_row(rows[0]) if rows else None
+        return task_row(rows[0]) if rows else None
 
     def tasks(self) -> list[TaskRow]:
-        return [_task_row(r) for r in self._query("SELECT * FROM tasks ORDER BY id")]
+        return [task_row(r) for r in self._query("SELECT * FROM tasks ORDER BY id")]
 
     def reset_task(self, task_id: str) -> None:
         """Drop everything derived from the task's inputs so it is rebuilt from scratch.
@@ -287,7 +261,7 @@ class Store:
             conn.execute(
                 "UPDATE tasks SET input_hash = NULL, state = 'pending', error = NULL, "
                 "spec = NULL, difficulty = NULL, updated_at = ? WHERE id = ?",
-                (_now(), task_id),
+                (now(), task_id),
             )
 
     # --- test cases, evidence, reviews, routes ------------------------------------------
@@ -307,20 +281,20 @@ class Store:
                         (case.case_id, case.round),
                     )
             row = case.model_dump()
-            _upsert(conn, "test_cases", {**row, "endpoints": json.dumps(case.endpoints),
+            upsert(conn, "test_cases", {**row, "endpoints": json.dumps(case.endpoints),
                                          "rebuttal": json.dumps(row["rebuttal"])},
                     ("case_id", "round"))
 
     def latest_cases(self, task_id: str) -> list[TestCase]:
         """The highest-round version of every case of the task, ordered by case id."""
-        return [_case(r) for r in self._query(
+        return [case_row(r) for r in self._query(
             "SELECT * FROM test_cases t WHERE task_id = ? AND round = "
             "(SELECT MAX(round) FROM test_cases u WHERE u.case_id = t.case_id) "
             "ORDER BY case_id", (task_id,),
         )]
 
     def cases_for_round(self, task_id: str, round: int) -> list[TestCase]:
-        return [_case(r) for r in self._query(
+        return [case_row(r) for r in self._query(
             "SELECT * FROM test_cases WHERE task_id = ? AND round = ? ORDER BY case_id",
             (task_id, round),
         )]
@@ -329,7 +303,7 @@ class Store:
         runs = json.dumps([r.model_dump(mode="json") for r in evidence.runs])
         mutation = evidence.mutation.model_dump_json() if evidence.mutation else None
         with self.transaction() as conn:
-            _upsert(conn, "evidence", {"case_id": evidence.case_id, "round": evidence.round,
+            upsert(conn, "evidence", {"case_id": evidence.case_id, "round": evidence.round,
                                        "runs": runs, "requests": json.dumps(evidence.requests),
                                        "mutation": mutation},
                     ("case_id", "round"))
@@ -348,11 +322,11 @@ class Store:
     def save_review(self, review: Review) -> None:
         scores = review.scores.model_dump_json() if review.scores is not None else None
         with self.transaction() as conn:
-            _upsert(conn, "reviews", {**review.model_dump(), "scores": scores},
+            upsert(conn, "reviews", {**review.model_dump(), "scores": scores},
                     ("case_id", "round", "reviewer"))
 
     def reviews_for(self, case_id: str, round: int) -> list[Review]:
-        return [_review(r) for r in self._query(
+        return [review_row(r) for r in self._query(
             "SELECT * FROM reviews WHERE case_id = ? AND round = ? ORDER BY reviewer",
             (case_id, round),
         )]
@@ -371,7 +345,7 @@ class Store:
                " JOIN tasks k ON k.id = t.task_id"
                + (" WHERE " + " AND ".join(where) if where else "")
                + " ORDER BY r.case_id, r.round, r.reviewer")
-        return [_review(r) for r in self._query(sql, tuple(params))]
+        return [review_row(r) for r in self._query(sql, tuple(params))]
 
     def save_route(self, decision: RouteDecision) -> None:
         """Append a transition; the case's current state is its latest route."""
@@ -380,7 +354,7 @@ class Store:
                 "INSERT INTO routes (case_id, round, route, reason, discard_reason, mean, "
                 "spread, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (decision.case_id, decision.round, decision.route, decision.reason,
-                 decision.discard_reason, decision.mean, decision.spread, _now()),
+                 decision.discard_reason, decision.mean, decision.spread, now()),
             )
 
     def latest_route(self, case_id: str) -> RouteDecision | None:
@@ -388,11 +362,11 @@ class Store:
             "SELECT * FROM routes WHERE case_id = ? ORDER BY round DESC, id DESC LIMIT 1",
             (case_id,),
         )
-        return _route(rows[0]) if rows else None
+        return route_row(rows[0]) if rows else None
 
     def routes_for(self, case_id: str) -> list[RouteDecision]:
         """Every transition of a case, oldest first (its full history with reasons)."""
-        return [_route(r) for r in self._query(
+        return [route_row(r) for r in self._query(
             "SELECT * FROM routes WHERE case_id = ? ORDER BY round, id", (case_id,)
         )]
 
@@ -400,9 +374,9 @@ class Store:
 
     def mark_done(self, task_id: str, stage: str, round: int, input_hash: str) -> None:
         with self.transaction() as conn:
-            _upsert(conn, "stage_markers", {"task_id": task_id, "stage": stage, "round": round,
+            upsert(conn, "stage_markers", {"task_id": task_id, "stage": stage, "round": round,
                                             "input_hash": input_hash, "done": 1,
-                                            "updated_at": _now()},
+                                            "updated_at": now()},
                     ("task_id", "stage", "round"))
 
     def is_done(self, task_id: str, stage: str, round: int, input_hash: str) -> bool:
@@ -411,73 +385,6 @@ class Store:
             "SELECT 1 FROM stage_markers WHERE task_id = ? AND stage = ? AND round = ? "
             "AND input_hash = ? AND done = 1", (task_id, stage, round, input_hash),
         ))
-
-    # --- Area Chair ---------------------------------------------------------------------
-
-    def add_ac_decision(
-        self, case_id: str, round: int, decision: str, *, chair: str,
-        scores: Scores | None = None, note: str = "", submitted_at: str | None = None,
-        task_id: str | None = None, code_hash: str | None = None,
-        input_hash: str | None = None, state_before: str | None = None,
-        opened_at: str | None = None,
-    ) -> int:
-        """Append one decision (durable on return); returns its id."""
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "INSERT INTO area_chair_decisions (case_id, round, decision, scores, note, "
-                "chair, submitted_at, task_id, code_hash, input_hash, state_before, opened_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (case_id, round, decision,
-                 scores.model_dump_json() if scores is not None else None, note, chair,
-                 submitted_at or _now(), task_id, code_hash, input_hash, state_before,
-                 opened_at),
-            )
-            return int(cur.lastrowid or 0)
-
-    def ac_decisions(self, case_id: str | None = None) -> list[AreaChairDecision]:
-        sql = "SELECT * FROM area_chair_decisions"
-        rows = self._query(sql + " WHERE case_id = ? ORDER BY id", (case_id,)) if case_id \
-            else self._query(sql + " ORDER BY id")
-        return [AreaChairDecision(**{**dict(r), "scores": _json_or_none(r["scores"])})
-                for r in rows]
-
-    def case_versions(self, case_id: str) -> list[TestCase]:
-        """Every stored version (round) of one case, oldest first."""
-        return [_case(r) for r in self._query(
-            "SELECT * FROM test_cases WHERE case_id = ? ORDER BY round", (case_id,))]
-
-    def add_chair_user(self, name: str, token_hash: str) -> None:
-        """Create a chair, or give an existing one a new token (the old one stops working)."""
-        with self.transaction() as conn:
-            _upsert(conn, "chair_users", {"name": name, "token_hash": token_hash,
-                                          "created_at": _now()}, ("name",))
-
-    def chair_token_hash(self, name: str) -> str | None:
-        rows = self._query("SELECT token_hash FROM chair_users WHERE name = ?", (name,))
-        return rows[0]["token_hash"] if rows else None
-
-    def claim_case(self, case_id: str, chair: str, now: str, expires_at: str) -> str:
-        """Take the lease on a case unless another chair holds an unexpired one; returns the
-        holder after the call (ISO timestamps compare as text)."""
-        with self.transaction() as conn:
-            row = conn.execute("SELECT chair, expires_at, claimed_at FROM chair_claims "
-                               "WHERE case_id = ?", (case_id,)).fetchone()
-            if row is not None and row[0] != chair and row[1] > now:
-                return str(row[0])
-            claimed_at = row[2] if row is not None and row[0] == chair and row[1] > now else now
-            _upsert(conn, "chair_claims", {"case_id": case_id, "chair": chair,
-                                           "claimed_at": claimed_at, "expires_at": expires_at},
-                    ("case_id",))
-            return chair
-
-    def chair_claims(self, now: str) -> dict[str, tuple[str, str]]:
-        """Unexpired leases: case id → (chair, claimed_at)."""
-        return {r["case_id"]: (r["chair"], r["claimed_at"]) for r in self._query(
-            "SELECT * FROM chair_claims WHERE expires_at > ?", (now,))}
-
-    def release_claim(self, case_id: str) -> None:
-        with self.transaction() as conn:
-            conn.execute("DELETE FROM chair_claims WHERE case_id = ?", (case_id,))
 
     # --- status -------------------------------------------------------------------------
 
@@ -506,43 +413,3 @@ class Store:
         return {"tasks": out}
 
 
-# --- row → record ---------------------------------------------------------------------------
-
-
-def _upsert(
-    conn: sqlite3.Connection, table: str, row: dict[str, Any], keys: tuple[str, ...]
-) -> None:
-    """INSERT, or UPDATE the non-key columns in place (no delete, so nothing cascades)."""
-    updates = ", ".join(f"{c} = excluded.{c}" for c in row if c not in keys)
-    conn.execute(
-        f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))}) "
-        f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}",
-        tuple(row.values()),
-    )
-
-
-def _json_or_none(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
-def _task_row(r: sqlite3.Row) -> TaskRow:
-    return TaskRow(
-        id=r["id"], input_hash=r["input_hash"], content_hash=dict(r).get("content_hash"),
-        split=r["split"], state=r["state"],
-        error=r["error"], updated_at=r["updated_at"],
-        spec=Spec.model_validate_json(r["spec"]) if r["spec"] else None,
-        difficulty=Difficulty.model_validate_json(r["difficulty"]) if r["difficulty"] else None,
-    )
-
-
-def _case(r: sqlite3.Row) -> TestCase:
-    return TestCase(**{**dict(r), "endpoints": json.loads(r["endpoints"]),
-                       "rebuttal": json.loads(r["rebuttal"])})
-
-
-def _review(r: sqlite3.Row) -> Review:
-    return Review(**{**dict(r), "scores": _json_or_none(r["scores"])})
-
-
-def _route(r: sqlite3.Row) -> RouteDecision:
-    return RouteDecision(**{k: r[k] for k in RouteDecision.model_fields})
