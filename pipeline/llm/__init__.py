@@ -1,5 +1,5 @@
 """LLM providers behind one interface, and the wrapper that owns cache, retries, concurrency
-and the cost ledger (see DESIGN.md "Providers").
+and the cost ledger (see docs/design.md "Providers").
 
 Entry points for the CLI:
 - `settings.load_llm_settings()`, `settings.resolve_mode(...)`, `settings.mode_banner(...)`

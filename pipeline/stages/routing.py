@@ -1,6 +1,6 @@
 """Routing: where a reviewed test-case version goes next, and why. Pure, no I/O.
 
-The order of the checks is the life cycle of DESIGN.md, and it matters:
+The order of the checks is the life cycle of docs/design.md, and it matters:
 1. the execution gate first — a test that does not pass on the oracle (every run passed) is
    wrong or flaky whatever the reviewers think, so it is refined with the failure, and
    discarded as `fails_on_oracle` once the round budget is spent;
