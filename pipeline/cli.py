@@ -178,6 +178,13 @@ def state_db(data: Path) -> Path:
     return data / ".repogenesis" / "state.db"
 
 
+def built_state_db(data: Path) -> Path:
+    """The state database of a data folder a build has run in, or a one-line error."""
+    if not state_db(data).is_file():
+        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    return state_db(data)
+
+
 @app.command()
 def build(
     data: DataOpt = Path("data"),
@@ -209,8 +216,7 @@ def status(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
     from pipeline.build_ui import print_status, task_status
     from pipeline.store import Store
 
-    if not state_db(data).is_file():
-        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    built_state_db(data)
     with Store.open(state_db(data)) as store:
         result = task_status(store)
     if as_json:
@@ -234,8 +240,7 @@ def reliability(
     from pipeline.reports.figures import figure_lines, store_figures
     from pipeline.store import Store
 
-    if not state_db(data).is_file():
-        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    built_state_db(data)
     with Store.open(state_db(data)) as store:
         try:
             result = store_figures(store, split, round, by_rubric=by_rubric, seed=seed,
@@ -338,8 +343,7 @@ def ledger(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
     from pipeline.llm.ledger import format_ledger, ledger_summary
     from pipeline.store import Store
 
-    if not state_db(data).is_file():
-        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    built_state_db(data)
     with Store.open(state_db(data)) as store:
         summary = ledger_summary(store)
     if as_json:
@@ -354,8 +358,7 @@ def publish(data: DataOpt = Path("data")) -> None:
     from pipeline.stages.publish import publish_data
     from pipeline.store import Store
 
-    if not state_db(data).is_file():
-        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    built_state_db(data)
     with Store.open(state_db(data)) as store:
         written = publish_data(data, store)
     typer.echo(f"wrote {written['verified']} verified and {written['train']} train task(s)")

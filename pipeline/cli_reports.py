@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli import DataOpt, JsonOpt, app, emit_json, fail, state_db
+from pipeline.cli import DataOpt, JsonOpt, app, built_state_db, emit_json, fail, state_db
 
 
 @app.command()
@@ -57,8 +57,7 @@ def export_cmd(
     from pipeline.reports.export import ExportError, export
     from pipeline.store import Store
 
-    if not state_db(data).is_file():
-        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    built_state_db(data)
     with Store.open(state_db(data)) as store:
         try:
             counts = export(store, data, out, fmt, all_cases=all_cases)
@@ -79,8 +78,7 @@ def report(
     from pipeline.reports.report import write_report
     from pipeline.store import Store
 
-    if not state_db(data).is_file():
-        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    built_state_db(data)
     if out.is_dir():
         fail(f"--out {out} is a folder; give a file name such as {out / 'report.html'}")
     with Store.open(state_db(data)) as store:
@@ -116,8 +114,7 @@ def calibrate(
     from pipeline.rubric import load_rubric
     from pipeline.store import Store
 
-    if not state_db(data).is_file():
-        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    built_state_db(data)
     try:
         chosen = load_rubric(rubric)
     except (OSError, ValueError, ValidationError) as exc:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli import DataOpt, JsonOpt, emit_json, fail, state_db
+from pipeline.cli import DataOpt, JsonOpt, built_state_db, emit_json, fail, state_db
 
 chair_app = typer.Typer(no_args_is_help=True, help="Area Chair review sessions: queue, show, "
                         "decide, export/import, users, stats, and the web app.")
@@ -17,8 +17,7 @@ chair_app = typer.Typer(no_args_is_help=True, help="Area Chair review sessions: 
 def _store(data: Path):
     from pipeline.store import Store
 
-    if not state_db(data).is_file():
-        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    built_state_db(data)
     return Store.open(state_db(data))
 
 
@@ -206,7 +205,6 @@ def serve_cmd(host: Annotated[str, typer.Option(help="Address to bind.")] = "127
 
     from pipeline.web.app import create_app
 
-    if not state_db(data).is_file():
-        fail(f"no build state in {data}; run `repogenesis build --data {data}` first")
+    built_state_db(data)
     typer.echo(f"Area Chair app on http://{host}:{port}/ (Ctrl-C stops it)")
     uvicorn.run(create_app(data), host=host, port=port, log_level="warning")
