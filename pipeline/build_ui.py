@@ -31,6 +31,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
     from pipeline.execution.reaper import reap_orphans
     from pipeline.stages.build import BuildOptions, build
     from pipeline.stages.publish import publish_data
+    from pipeline.stages.taskstate import raw_ids
     from pipeline.store import Store
 
     settings = load_settings()
@@ -82,11 +83,15 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
         else:
             results = build(options, store, report)
         written = publish_data(data, store)
-        status = task_status(store)
+        status = task_status(store, raw_ids(data))
     print_status(status, console, {r.task_id: r for r in results})
     console.print(f"wrote {written['verified']} verified and {written['train']} train task(s) "
                   f"in {time.monotonic() - started:.1f}s; state in {db}")
-    if any(r.state == "failed" for r in results):
+    failed = sorted(r.task_id for r in results if r.state == "failed")
+    if failed:
+        print(f"error: {len(failed)} of {len(results)} selected task(s) failed: "
+              f"{', '.join(failed)}; the reasons are above and in `repogenesis status`",
+              file=sys.stderr)
         sys.exit(1)
 
 
@@ -114,24 +119,33 @@ class _Bars:
             self.progress.advance(task_id, done)
 
 
-def task_status(store: Any) -> dict[str, Any]:
+def task_status(store: Any, present: set[str] | None = None) -> dict[str, Any]:
     """The store's counts per task, with its state, its error and the accepted suite's
-    mutation score (killed / valid mutants; None when no mutant ran)."""
+    mutation score (killed / valid mutants; None when no mutant ran). With `present` (the
+    folders in data/raw) a task outside it shows as `removed`; a running task whose build is
+    gone shows as `interrupted` (see `stages.taskstate`)."""
     from pipeline.chair.apply import task_counts
     from pipeline.stages.coverage import endpoints_without_accepted
     from pipeline.stages.mutate import suite_mutation
     from pipeline.stages.publish import accepted_cases
+    from pipeline.stages.taskstate import shown_state
 
     result: dict[str, Any] = {"tasks": {}}
     for row in store.tasks():
         entry = result["tasks"][row.id] = {"split": row.split, **task_counts(store, row)}
-        entry["state"] = row.state
-        if row.error:
+        entry["state"] = shown_state(row.state, row.runner,
+                                     present is None or row.id in present)
+        if entry["state"] == "removed":
+            entry["error"] = (f"removed from data/raw; left out of the outputs, "
+                              f"`repogenesis forget {row.id}` drops its state")
+        elif entry["state"] == "interrupted":
+            entry["error"] = "its build was interrupted; the next `repogenesis build` resumes it"
+        elif row.error:
             entry["error"] = row.error
         cases = [c for c, _ in accepted_cases(store, row.id)] if row.state == "done" else []
         report = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         entry["mutation_score"] = report["score"] if report else None
-        if row.spec is not None and row.state in ("done", "failed"):
+        if row.spec is not None and entry["state"] in ("done", "failed"):
             entry["endpoints_without_accepted"] = endpoints_without_accepted(row.spec, cases)
     return result
 

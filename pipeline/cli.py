@@ -201,11 +201,13 @@ def build(
 ) -> None:
     """Run every stage on data/raw and write data/verified and data/train (resumable)."""
     from pipeline.build_ui import run_build
+    from pipeline.stages.selection import select_tasks
     from pipeline.stages.splitlock import LockError
 
     try:
+        select_tasks(data / "raw", only)  # an unknown --task fails before any work
         run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch)
-    except LockError as exc:
+    except (LockError, TaskError) as exc:
         fail(str(exc))
 
 
@@ -214,15 +216,35 @@ def status(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
     """Per task: accepted, with the Area Chair, refining, discarded by reason, and the
     accepted suite's mutation score."""
     from pipeline.build_ui import print_status, task_status
+    from pipeline.stages.taskstate import raw_ids
     from pipeline.store import Store
 
     built_state_db(data)
     with Store.open(state_db(data)) as store:
-        result = task_status(store)
+        result = task_status(store, raw_ids(data))
     if as_json:
         emit_json(result)
     else:
         print_status(result)
+
+
+@app.command()
+def forget(
+    task_ids: Annotated[list[str], typer.Argument(metavar="ID...", help="Removed task ids.")],
+    data: DataOpt = Path("data"),
+) -> None:
+    """Drop the build state of tasks removed from data/raw (Area Chair decisions are kept)."""
+    from pipeline.stages.taskstate import forget_tasks
+    from pipeline.store import Store
+
+    built_state_db(data)
+    with Store.open(state_db(data)) as store:
+        try:
+            forget_tasks(data, store, task_ids)
+        except TaskError as exc:
+            fail(str(exc))
+    typer.echo(f"forgot {len(task_ids)} task(s): {', '.join(task_ids)} (Area Chair "
+               "decisions kept)")
 
 
 @app.command()
@@ -300,6 +322,12 @@ def evaluate(
         fail("--split needs --candidates ROOT (one folder per task id)")
     if out and not split:
         fail("--out is for --split; use --json and redirect the output for one task")
+    for folder in [*([candidate] if candidate else []), *sample_dirs]:
+        if not folder.is_dir():
+            fail(f"candidate folder {folder} not found; pass the generated repository's folder")
+    if candidates is not None and not candidates.is_dir():
+        fail(f"--candidates {candidates}: no such folder; pass the folder holding one "
+             "repository per task id")
     settings = load_settings()
     install_signal_handlers()
     reap_orphans()

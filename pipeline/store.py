@@ -218,12 +218,13 @@ class Store(ChairStore):
         error: str | None | _Keep = KEEP,
         spec: Spec | None | _Keep = KEEP,
         difficulty: Difficulty | None | _Keep = KEEP,
+        runner: str | None | _Keep = KEEP,
     ) -> None:
         """Create the task row if missing, then set only the fields given (None clears)."""
         fields: dict[str, Any] = {}
         for column, value in (
             ("input_hash", input_hash), ("split", split), ("state", state), ("error", error),
-            ("content_hash", content_hash),
+            ("content_hash", content_hash), ("runner", runner),
         ):
             if value is not KEEP:
                 fields[column] = value
@@ -263,6 +264,19 @@ class Store(ChairStore):
                 "spec = NULL, difficulty = NULL, updated_at = ? WHERE id = ?",
                 (now(), task_id),
             )
+
+    def forget_task(self, task_id: str) -> None:
+        """Drop a task and everything derived from it (a task removed from data/raw). Area
+        Chair decisions stay (human work; triggers refuse their deletion), as does the
+        llm_calls ledger (money spent) and the response cache."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM chair_claims WHERE case_id IN (SELECT case_id FROM "
+                         "test_cases WHERE task_id = ?)", (task_id,))
+            conn.execute("DELETE FROM test_cases WHERE task_id = ?", (task_id,))  # cascades
+            conn.execute("DELETE FROM stage_markers WHERE task_id = ?", (task_id,))
+            conn.execute("DELETE FROM mutation_rounds WHERE task_id = ?", (task_id,))
+            conn.execute("DELETE FROM mutation_reports WHERE task_id = ?", (task_id,))
+            conn.execute("DELETE FROM tasks WHERE id = ?", (task_id,))
 
     # --- test cases, evidence, reviews, routes ------------------------------------------
 

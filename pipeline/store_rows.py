@@ -28,6 +28,7 @@ class TaskRow(BaseModel):
     spec: Spec | None = None
     difficulty: Difficulty | None = None
     updated_at: str
+    runner: str | None = None  # host:pid:start of the build holding a running task (0009)
 
 
 def upsert(
@@ -49,7 +50,7 @@ def json_or_none(text: str | None) -> Any:
 def task_row(r: sqlite3.Row) -> TaskRow:
     return TaskRow(
         id=r["id"], input_hash=r["input_hash"], content_hash=dict(r).get("content_hash"),
-        split=r["split"], state=r["state"],
+        split=r["split"], state=r["state"], runner=dict(r).get("runner"),
         error=r["error"], updated_at=r["updated_at"],
         spec=Spec.model_validate_json(r["spec"]) if r["spec"] else None,
         difficulty=Difficulty.model_validate_json(r["difficulty"]) if r["difficulty"] else None,

@@ -30,10 +30,12 @@ from pipeline.stages.limits import RunLimits
 from pipeline.stages.mutate import awaits_mutants, mutate_round
 from pipeline.stages.resplit import locked_splits, move_task
 from pipeline.stages.routing import keep_human, route_case, unchanged_refine
+from pipeline.stages.selection import select_tasks, static_check
 from pipeline.stages.splitlock import AutoTask
+from pipeline.stages.taskstate import current_runner
 from pipeline.store import Store
 from pipeline.suites import SuiteSources, conftest_source
-from pipeline.tasks import RawTask, TaskError, discover_tasks, load_task
+from pipeline.tasks import RawTask, TaskError, load_task
 
 SKIP_PARTS = {"__pycache__", ".pytest_cache", ".DS_Store"}
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -115,8 +117,11 @@ class Prepared:
     difficulty: Difficulty
 
 
-def prepare(task_dirs: list[Path], store: Store, report: Report) -> list[Prepared]:
-    """Load each task, its spec and difficulty; a task that cannot be loaded is failed."""
+def prepare(task_dirs: list[Path], store: Store, report: Report,
+            failed: list[TaskResult] | None = None) -> list[Prepared]:
+    """Load each task, its spec and difficulty; a task that cannot be loaded, or fails the
+    static part of `check` (e.g. a documented endpoint the oracle does not route), is failed
+    (and appended to `failed`)."""
     ready: list[Prepared] = []
     for task_dir in task_dirs:
         try:
@@ -125,11 +130,14 @@ def prepare(task_dirs: list[Path], store: Store, report: Report) -> list[Prepare
             if spec is None or not spec.endpoints:
                 raise TaskError(f"{task.readme}: no endpoints found; run `repogenesis check "
                                 f"{task_dir}` for what to fix")
+            static_check(task_dir)
             ready.append(Prepared(task, spec, task_difficulty(task_dir)))
         except TaskError as exc:
             if _storable_id(task_dir.name):
                 store.upsert_task(task_dir.name, state="failed", error=str(exc))
             report(task_dir.name, f"failed: {exc}")
+            if failed is not None:
+                failed.append(TaskResult(task_dir.name, "failed", reason=str(exc)))
     return ready
 
 
@@ -159,16 +167,15 @@ def reviewer_count(backend: Backend) -> int:
 
 
 def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResult]:
-    dirs = discover_tasks(options.data_dir / "raw")
-    if options.only:
-        dirs = [d for d in dirs if d.name in options.only]
-    prepared = prepare(dirs, store, report)
+    dirs = select_tasks(options.data_dir / "raw", options.only)  # unknown ids: TaskError
+    failed: list[TaskResult] = []
+    prepared = prepare(dirs, store, report, failed)
     splits = resolve_splits(prepared, options)
     rubric = load_rubric()
     rules = routing_rules(rubric, options)
     extra = (f"{code_fingerprint()}:{rubric_hash()}:{rules.max_refine_rounds}:{options.runs}:"
              f"{options.backend.name}:mutants={options.mutation_cap}")
-    results = []
+    results = list(failed)
     options.tick("tasks", 0, len(prepared))
     for item in prepared:
         split = splits[item.task.id]
@@ -193,6 +200,7 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     if row is not None and row.input_hash != digest:
         store.reset_task(task.id)  # inputs changed: derived work goes, AC decisions stay
     store.upsert_task(task.id, input_hash=digest, split=split, state="running", error=None,
+                      runner=current_runner(),  # a dead runner shows as interrupted
                       spec=item.spec, difficulty=item.difficulty,
                       content_hash=tree_hash(task.dir))  # what Area Chair decisions name
     try:
