@@ -38,7 +38,9 @@ class TaskConfig(BaseModel):
     language: Language
     framework: str = Field(min_length=1)
     domain: str = Field(min_length=1)
-    source: Literal["github", "expert"]
+    # where the task came from: a GitHub repository, another git URL, a local folder
+    # (`collect` records which), or written by an expert
+    source: Literal["github", "git", "local", "expert"]
     port: int = Field(ge=1024, le=65535)
     split: SplitName = "auto"
     upstream: Upstream | None = None

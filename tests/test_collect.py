@@ -41,7 +41,7 @@ def test_collect_local_folder(tmp_path: Path) -> None:
     task_dir = collect(str(src), "notes", tmp_path / "raw", domain="notes")
     task = load_task(task_dir)
     assert task.config.framework == "flask"
-    assert task.config.source == "github"
+    assert task.config.source == "local"  # a local folder is not a GitHub repository
     assert task.config.upstream is not None and task.config.upstream.license == "MIT"
     assert (task.oracle_dir / "app.py").is_file()
     assert (task.oracle_dir / "requirements.txt").is_file()
@@ -134,3 +134,29 @@ def test_collect_missing_source(tmp_path: Path) -> None:
 )
 def test_detect_license(text: str, spdx: str) -> None:
     assert detect_license(text) == spdx
+
+
+def test_collect_takes_the_port_the_readme_states(tmp_path: Path) -> None:
+    src = make_service(tmp_path / "src")
+    (src / "README.md").write_text("# Notes\n\nListens on `0.0.0.0:8123`.\n\n### GET /notes\n"
+                                   "\nList notes (`curl localhost:8123/notes`).\n")
+    assert load_task(collect(str(src), "notes", tmp_path / "raw")).config.port == 8123
+    # --port still wins; without a stated port the framework's default is used
+    assert load_task(collect(str(src), "n2", tmp_path / "raw", port=9001)).config.port == 9001
+    (src / "README.md").write_text("# Notes\n\n### GET /notes\n\nList notes.\n")
+    assert load_task(collect(str(src), "n3", tmp_path / "raw")).config.port == 5000
+
+
+def test_collect_records_the_source_kind(tmp_path: Path) -> None:
+    from pipeline.stages.collect import source_kind
+
+    src = make_service(tmp_path / "repo")
+    git(src, "init", "-q")
+    git(src, "add", "-A")
+    git(src, "commit", "-qm", "first")
+    assert load_task(collect(src.as_uri(), "viagit", tmp_path / "raw")).config.source == "git"
+    assert source_kind("https://github.com/o/r.git") == "github"
+    assert source_kind("git@github.com:o/r.git") == "github"
+    assert source_kind("ssh://git@gitlab.com/o/r") == "git"
+    assert source_kind("https://example.org/github.com/r") == "git"
+    assert source_kind("./some/folder") == "local"

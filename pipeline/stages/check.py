@@ -118,7 +118,19 @@ def check_readme(task: RawTask, result: CheckResult) -> Spec | None:
         )
     for leak in find_code_leaks(text):
         result.warn(task.readme, leak)
+    check_port(task, text, result)
     return spec
+
+
+def check_port(task: RawTask, text: str, result: CheckResult) -> None:
+    """Warn when the README states a port other than task.toml's (which the oracle, the
+    shipped conftest and `evaluate` use)."""
+    from pipeline.stages.docport import stated_port
+
+    port = stated_port(text)
+    if port is not None and port != task.config.port:
+        result.warn(task.readme, f"states port {port} but task.toml has port = "
+                    f"{task.config.port}; make them agree")
 
 
 def check_oracle_files(task: RawTask, result: CheckResult) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pipeline.records import TaskConfig, Upstream
 from pipeline.scaffold import next_free_port, render, write_executable, write_task_toml
+from pipeline.stages.docport import stated_port
 from pipeline.tasks import TaskError, check_task_id
 
 README_NAMES = ("README.md", "readme.md", "Readme.md", "README.markdown", "README")
@@ -66,6 +67,14 @@ def _git(args: list[str], cwd: Path | None = None) -> str:
         last = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise TaskError(f"git {args[0]} failed: {last}")
     return proc.stdout.strip()
+
+
+def source_kind(source: str) -> str:
+    """What task.toml's `source` says about `collect SOURCE`: github, git or local."""
+    if not is_git_url(source):
+        return "local"
+    host = re.sub(r"^[a-z+]+://([^@/]*@)?|^git@", "", source).split("/")[0].split(":")[0]
+    return "github" if host.lower() in ("github.com", "www.github.com") else "git"
 
 
 def fetch_source(
@@ -144,6 +153,10 @@ def guess_framework(root: Path, files: list[Path], language: str) -> str:
     return "unknown" if language == "python" else "httpserver"
 
 
+def _readme_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
 def _is_test_path(rel: Path) -> bool:
     return rel.parts[0] in TEST_DIRS or (len(rel.parts) == 1 and rel.name.startswith("test_"))
 
@@ -169,7 +182,8 @@ def collect(
         staged = raw_root / f".{task_id}.collecting"
         shutil.rmtree(staged, ignore_errors=True)
         try:
-            task_dir = _stage(src, files, staged, task_id, url, resolved, domain, port, raw_root)
+            task_dir = _stage(src, files, staged, task_id, url, resolved, domain, port, raw_root,
+                              source_kind(source))
             task_dir.rename(final)
         finally:
             shutil.rmtree(staged, ignore_errors=True)
@@ -186,6 +200,7 @@ def _stage(
     domain: str,
     port: int | None,
     raw_root: Path,
+    kind: str = "local",
 ) -> Path:
     oracle, tests = staged / "oracle", staged / "tests"
     oracle.mkdir(parents=True)
@@ -208,8 +223,10 @@ def _stage(
         language=language,
         framework=framework,
         domain=domain,
-        source="github",
-        port=port or FRAMEWORK_DEFAULT_PORT.get(framework) or next_free_port(raw_root),
+        source=kind,
+        # --port, else the port the README states, else the framework's default
+        port=port or (stated_port(_readme_text(src / readme)) if readme else None)
+        or FRAMEWORK_DEFAULT_PORT.get(framework) or next_free_port(raw_root),
         split="auto",
         upstream=Upstream(
             url=url,
