@@ -275,7 +275,6 @@ class Store(ChairStore):
             conn.execute("DELETE FROM test_cases WHERE task_id = ?", (task_id,))  # cascades
             conn.execute("DELETE FROM stage_markers WHERE task_id = ?", (task_id,))
             conn.execute("DELETE FROM mutation_rounds WHERE task_id = ?", (task_id,))
-            conn.execute("DELETE FROM mutation_reports WHERE task_id = ?", (task_id,))
             conn.execute("DELETE FROM tasks WHERE id = ?", (task_id,))
 
     # --- test cases, evidence, reviews, routes ------------------------------------------
