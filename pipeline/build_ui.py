@@ -42,7 +42,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
         console.print(f"ended {reaped} process(es) left running by an earlier, killed build")
     raw = data / "raw"
     if not any(raw.iterdir() if raw.is_dir() else []):
-        console.print(f"error: no tasks in {raw}; add one with `repogenesis new-task`")
+        print(f"error: no tasks in {raw}; add one with `repogenesis new-task`", file=sys.stderr)
         raise SystemExit(1)
     db.parent.mkdir(parents=True, exist_ok=True)
     llm_settings = load_llm_settings()

@@ -84,3 +84,19 @@ def test_cli_new_task(tmp_path: Path) -> None:
     )
     assert again.returncode == 1
     assert again.stderr.count("\n") == 1 and "already exists" in again.stderr
+
+
+def test_docs_named_by_the_readme_and_scaffolds_are_in_the_repository() -> None:
+    """A clone has every document the README, the templates and the code point to."""
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    sources = [root / "README.md", *sorted((root / "pipeline").rglob("*.j2")),
+               *sorted((root / "pipeline").rglob("*.py"))]
+    named = set()
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        assert "/work/shared" not in text and "DESIGN.md" not in text, path
+        named |= set(re.findall(r"\bdocs/[\w.-]+\.md\b", text))
+    assert "docs/design.md" in named
+    assert all((root / doc).is_file() for doc in named), named
