@@ -99,6 +99,9 @@ def write_raw(raw: Path, task_id: str, source: str = "expert", split: str = "aut
         f'source = "{source}"\nport = 8080\nsplit = "{split}"\n{upstream}')
     (d / "README.md").write_text(README)
     (d / "oracle" / "app.py").write_text("def f():\n    return 1\n")
+    start = d / "oracle" / "start.sh"  # the static gate of `build` wants one
+    start.write_text("#!/bin/sh\nexec python3 app.py\n")
+    start.chmod(0o755)
 
 
 def build_tiny_data(data: Path) -> Store:
