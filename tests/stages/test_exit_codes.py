@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -192,6 +193,21 @@ def test_forget_drops_state_and_keeps_chair_decisions(tmp_path: Path, task_facto
         assert decision.note == "vague" and decision.chair == "alice"
 
 
+def wait_until_running(db: Path, task_id: str, build: subprocess.Popen) -> None:
+    """Until `build` holds the task (polling the store, no fixed sleep)."""
+    for _ in range(1200):
+        if db.is_file():
+            with Store.open(db) as store:
+                row = store.get_task(task_id)
+            if row is not None and row.state == "running" and \
+                    f":{build.pid}:" in (row.runner or ""):
+                return
+        if build.poll() is not None:
+            pytest.fail("the build ended before the task started")
+        time.sleep(0.05)
+    pytest.fail("the build never started the task")
+
+
 @pytest.mark.slow
 def test_a_killed_build_shows_interrupted_and_a_removed_task_is_not_published(
         tmp_path: Path, task_factory) -> None:
@@ -201,27 +217,22 @@ def test_a_killed_build_shows_interrupted_and_a_removed_task_is_not_published(
     env = {"REPOGENESIS_MUTATION_CAP": "0"}
     assert cli("build", "--data", str(data), "--task", "other", env=env).returncode == 0
     assert (data / "train" / "other").is_dir()
-    build = subprocess.Popen([sys.executable, "-m", "pipeline", "build", "--data", str(data),
-                              "--task", "pinger"], cwd=ROOT, env={**os.environ, **env},
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     db = data / ".repogenesis" / "state.db"
-    try:
-        for _ in range(600):  # until the task is started (polling the store, no fixed sleep)
-            with Store.open(db) as store:
-                row = store.get_task("pinger")
-            if row is not None and row.state == "running":
-                break
-            if build.poll() is not None:
-                pytest.fail("the build ended before the task started")
-            time.sleep(0.05)
-        build.send_signal(signal.SIGKILL)
-    finally:
-        build.wait(timeout=60)
-    status = json.loads(cli("status", "--json", "--data", str(data)).stdout)["tasks"]
-    assert status["pinger"]["state"] == "interrupted"
+    for sig, code in ((signal.SIGKILL, -signal.SIGKILL), (signal.SIGTERM, 128 + signal.SIGTERM)):
+        build = subprocess.Popen([sys.executable, "-m", "pipeline", "build", "--data", str(data),
+                                  "--task", "pinger"], cwd=ROOT, env={**os.environ, **env},
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_until_running(db, "pinger", build)
+            build.send_signal(sig)
+        except BaseException:
+            build.kill()
+            build.wait()
+            raise
+        assert build.wait(timeout=60) == code
+        status = json.loads(cli("status", "--json", "--data", str(data)).stdout)["tasks"]
+        assert status["pinger"]["state"] == "interrupted", sig
     # `other` leaves data/raw: status says removed and publish no longer writes it
-    import shutil
-
     shutil.rmtree(data / "raw" / "other")
     assert cli("publish", "--data", str(data)).returncode == 0
     assert not (data / "train" / "other").exists()
