@@ -260,13 +260,14 @@ def reliability(
 ) -> None:
     """Reviewer agreement: Krippendorff's alpha with 95% intervals, pairwise, shares, offsets."""
     from pipeline.reports.figures import figure_lines, store_figures
+    from pipeline.stages.taskstate import raw_ids
     from pipeline.store import Store
 
     built_state_db(data)
     with Store.open(state_db(data)) as store:
         try:
             result = store_figures(store, split, round, by_rubric=by_rubric, seed=seed,
-                                   resamples=resamples)
+                                   resamples=resamples, tasks=raw_ids(data))
         except ValueError as exc:
             fail(str(exc))
     if as_json:

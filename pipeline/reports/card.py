@@ -103,7 +103,7 @@ def write_cards(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> list
     for split in SPLITS:
         path = data_dir / split / "DATASET.md"
         path.parent.mkdir(parents=True, exist_ok=True)
-        fig = store_figures(store, split)
+        fig = store_figures(store, split, tasks=tasks)  # removed tasks do not count
         path.write_text(card_text(split, task_rows, case_rows, fig), encoding="utf-8")
         written.append(path)
     return written

@@ -6,8 +6,10 @@ for the verified set, and pooling train in would report a different panel's agre
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
+from pipeline.records import Review
 from pipeline.rubric import load_rubric
 from pipeline.stages.agreement import figures
 from pipeline.store import Store
@@ -15,13 +17,25 @@ from pipeline.store import Store
 SPLIT_CHOICES = ("verified", "train", "all")
 
 
+def task_reviews(store: Store, tasks: Collection[str] | None, split: str | None = None,
+                 round: int | None = None) -> list[Review]:
+    """The stored reviews (of `split`, `round`), of the tasks in `tasks` only when given: a
+    task removed from data/raw no longer counts. Same order as `Store.all_reviews`."""
+    if tasks is None:
+        return store.all_reviews(split=split, round=round)
+    reviews = [r for t in sorted(set(tasks)) for r in store.all_reviews(t, split=split,
+                                                                        round=round)]
+    return sorted(reviews, key=lambda r: (r.case_id, r.round, r.reviewer))
+
+
 def store_figures(store: Store, split: str = "verified", round: int | None = None, *,
-                  by_rubric: bool = False, seed: int = 0, resamples: int = 1000
-                  ) -> dict[str, Any]:
-    """The agreement figures of the stored reviews of `split` (and `round`, when given)."""
+                  by_rubric: bool = False, seed: int = 0, resamples: int = 1000,
+                  tasks: Collection[str] | None = None) -> dict[str, Any]:
+    """The agreement figures of the stored reviews of `split` (and `round`, when given), of
+    the tasks in `tasks` (the ones in data/raw) when given."""
     if split not in SPLIT_CHOICES:
         raise ValueError(f"--split {split!r}: choose one of {', '.join(SPLIT_CHOICES)}")
-    reviews = store.all_reviews(split=None if split == "all" else split, round=round)
+    reviews = task_reviews(store, tasks, None if split == "all" else split, round)
     result = figures(reviews, conflict_spread=load_rubric().routing.conflict_spread, seed=seed,
                      resamples=resamples, by_rubric=by_rubric)
     return {"split": split, "round": round, **result}

@@ -18,7 +18,7 @@ from markupsafe import Markup
 from pipeline.records import RUBRIC_DIMENSIONS
 from pipeline.reports import svg
 from pipeline.reports.calibrate import HISTORY_NAME, read_history
-from pipeline.reports.figures import store_figures
+from pipeline.reports.figures import store_figures, task_reviews
 from pipeline.reports.tables import cases_table, funnel, tasks_table
 from pipeline.rubric import rubric_hash
 from pipeline.stages.publish import raw_tasks
@@ -40,7 +40,7 @@ def report_data(store: Store, data_dir: Path, seed: int = 0) -> dict[str, Any]:
     tasks = raw_tasks(data_dir)
     task_rows = tasks_table(store, tasks)
     cases = cases_table(store, tasks)
-    reviews = store.all_reviews()
+    reviews = task_reviews(store, tasks)  # a task removed from data/raw does not count
     dist: dict[str, dict[str, dict[int, int]]] = {}
     for r in reviews:
         if r.scores is None:
@@ -52,13 +52,14 @@ def report_data(store: Store, data_dir: Path, seed: int = 0) -> dict[str, Any]:
     rubric_alpha = [(f"v{e['rubric_version']} {e['rubric_hash'][:8]} (calibrate, seed "
                      f"{e['seed']}, n={e['units']})", e["alpha"], e["ci95"])
                     for e in read_history(data_dir / HISTORY_NAME)]
-    by_rubric = store_figures(store, "all", by_rubric=True, seed=seed)["by_rubric"]
+    by_rubric = store_figures(store, "all", by_rubric=True, seed=seed,
+                              tasks=tasks)["by_rubric"]
     rubric_alpha += [(f"{h[:8]} (build reviews, n={e['units']})", e["interval"], e["ci95"])
                      for h, e in by_rubric.items()]
     return {
         "rubric_hash": rubric_hash(),
-        "funnel": funnel(store, [t.id for t in store.tasks()]),
-        "alpha": {s: store_figures(store, s, seed=seed) for s in SPLITS},
+        "funnel": funnel(store, [t.id for t in store.tasks() if t.id in tasks]),
+        "alpha": {s: store_figures(store, s, seed=seed, tasks=tasks) for s in SPLITS},
         "rubric_alpha": rubric_alpha,
         "distributions": dict(sorted(dist.items())),
         "difficulty": dict(sorted(Counter(zip(task_rows["split"], task_rows["difficulty"],
