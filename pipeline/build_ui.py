@@ -171,7 +171,7 @@ def print_status(status: dict[str, Any], console: Console | None = None,
     for task_id, entry in sorted(status["tasks"].items()):
         if entry.get("error"):
             console.print(f"{task_id}: {entry['error']}")
-        if entry.get("area_chair"):
+        if entry.get("area_chair") and entry.get("state") != "removed":
             console.print(f"{task_id}: {entry['area_chair']} case(s) wait for the Area Chair; "
                           f"see `repogenesis chair queue --task {task_id}`")
         missing = entry.get("endpoints_without_accepted")

@@ -173,6 +173,7 @@ def test_status_shows_removed_and_interrupted(tmp_path: Path, task_factory) -> N
     assert status["gone"]["state"] == "removed" and "forget gone" in status["gone"]["error"]
     table = cli("status", "--data", str(data)).stdout
     assert re.search(r"here\s.*interrupted", table) and re.search(r"gone\s.*removed", table)
+    assert "forget gone" in table and "chair queue --task gone" not in table
 
 
 def test_forget_drops_state_and_keeps_chair_decisions(tmp_path: Path, task_factory) -> None:
