@@ -84,9 +84,17 @@ class Provider(Protocol):
 DEFAULT_TIMEOUT_S = 120.0
 
 
+# The client's per-provider semaphore is the bound on calls in flight; the connection pool
+# must not be a second, lower one (httpx2's default keeps only 20 alive, so at a concurrency
+# of 32 every round would reopen connections).
+POOL_CONNECTIONS = 512
+
+
 def http_client(timeout_s: float = DEFAULT_TIMEOUT_S) -> httpx2.Client:
     """The explicit httpx2 client every adapter hands to its SDK."""
-    return httpx2.Client(timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)))
+    return httpx2.Client(timeout=httpx2.Timeout(timeout_s, connect=min(10.0, timeout_s)),
+                         limits=httpx2.Limits(max_connections=POOL_CONNECTIONS,
+                                              max_keepalive_connections=POOL_CONNECTIONS))
 
 
 def env_key(provider: str, *names: str, given: str | None = None) -> str:

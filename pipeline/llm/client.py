@@ -5,8 +5,9 @@ Public API:
 - `client.complete(request, schema=None, *, check=None, task_id=None, case_id=None)
   -> Completion`: never raises for a provider or output problem; `Completion.ok` is False
   and `.error` says why (the caller records it, e.g. as a failed review).
-- `client.complete_all(calls) -> list[Completion]`: several calls in threads (sequential when
-  the calling thread holds a store transaction, so ledger writes cannot deadlock).
+- `client.complete_all(calls) -> list[Completion]`: several calls in threads, as many at once
+  as the per-provider limits allow (sequential when the calling thread holds a store
+  transaction, so ledger writes cannot deadlock; another thread's transaction does not count).
 - `Completion(ok, value, response, error, outcome, cached)`.
 
 What `complete` does, in order:
@@ -117,7 +118,7 @@ class LLMClient:
         def run(call: Call) -> Completion:
             return self.complete(call.request, call.schema, check=call.check, **call.context)
 
-        if len(calls) <= 1 or self.store._depth > 0:
+        if len(calls) <= 1 or self._in_transaction():
             return [run(c) for c in calls]
         workers = min(len(calls), sum(self.settings.limit(p) for p in self.providers) or 1)
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="llm") as pool:
@@ -132,6 +133,11 @@ class LLMClient:
         if check is not None:
             check(value)
         return value
+
+    def _in_transaction(self) -> bool:
+        """Whether *this* thread holds a store transaction (its worker threads would wait on
+        the store lock for their ledger rows); another thread's transaction does not count."""
+        return self.store._depth > 0 and self.store._lock._is_owned()  # type: ignore[attr-defined]
 
     # --- steps ------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -45,8 +46,10 @@ class FakeProviderServer:
         batch_polls: int = 1,
         openai_json_schema: bool = True,
         host: str = "127.0.0.1",
+        latency_s: float = 0.0,
     ) -> None:
         self.responder = responder
+        self.latency_s = latency_s  # every model call waits this long (a provider's latency)
         self.int_choice = int_choice
         self.batch_polls = batch_polls  # retrieves that still report "running" before done
         self.openai_json_schema = openai_json_schema  # False: refuse it, like llama.cpp
@@ -67,7 +70,7 @@ class FakeProviderServer:
         class Handler(_Handler):
             fake = server
 
-        self._httpd = ThreadingHTTPServer((self._host, 0), Handler)
+        self._httpd = _Server((self._host, 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,),
                                         daemon=True, name="fake-provider-server")
@@ -176,6 +179,17 @@ def _route(method: str, path: str, headers: dict[str, str]) -> tuple[str, Any] |
     return None
 
 
+def _is_model_call(path: str) -> bool:
+    """Chat, responses, messages and generateContent requests (not batch or file ones)."""
+    return path in ("/v1/chat/completions", "/v1/responses", "/v1/messages") \
+        or path.endswith(":generateContent")
+
+
+class _Server(ThreadingHTTPServer):
+    # the default backlog of 5 refuses connections when a client opens dozens at once
+    request_queue_size = 1024
+
+
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeProviderServer
     protocol_version = "HTTP/1.1"
@@ -218,6 +232,8 @@ class _Handler(BaseHTTPRequestHandler):
             body=body, problems=problems,
         )
         self.fake.record(rec)  # recorded on arrival: a client that gave up still counts
+        if self.fake.latency_s > 0 and _is_model_call(split.path):
+            time.sleep(self.fake.latency_s)
         try:
             reply = handle(self.fake, rec, headers, raw, split.query)
         except Exception as exc:  # a bug in the fake itself: report it as a 500
