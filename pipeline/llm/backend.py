@@ -208,6 +208,7 @@ class LLMBackend:
         self.settings = settings
         self.batch = batch
         self.name = f"llm:{self.fingerprint()}"
+        self._last_base: tuple[Spec, str, dict[str, object]] | None = None
 
     def fingerprint(self) -> str:
         s = self.settings
@@ -232,10 +233,17 @@ class LLMBackend:
                           max_tokens=self.settings.max_tokens)
 
     def _base(self, spec: Spec, readme: str) -> dict[str, object]:
+        """The task's shared prompt context; kept for the last task asked (a round renders
+        it for every call, and building the conftest costs more than the rest)."""
+        last = self._last_base
+        if last is not None and last[0] is spec and last[1] == readme:
+            return dict(last[2])
         conftest = conftest_source(spec, spec.port or 8000)
-        return {"readme": readme.strip(), "conftest": conftest.strip(),
+        base = {"readme": readme.strip(), "conftest": conftest.strip(),
                 "fixtures": fixtures_of(conftest), "header_imports": HEADER_IMPORTS,
                 "extra_imports": EXTRA_IMPORTS}
+        self._last_base = (spec, readme, base)
+        return dict(base)
 
     def _batch(self, calls: list[Call]) -> None:
         if self.batch and calls:
