@@ -120,9 +120,21 @@ class LLMClient:
 
         if len(calls) <= 1 or self._in_transaction():
             return [run(c) for c in calls]
-        workers = min(len(calls), sum(self.settings.limit(p) for p in self.providers) or 1)
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="llm") as pool:
-            return list(pool.map(run, calls))
+        # One pool per provider, as wide as its limit: with one shared pool, workers queued
+        # on a busy provider's semaphore would leave another provider's free slots idle.
+        by_provider: dict[str, list[int]] = {}
+        for i, call in enumerate(calls):
+            by_provider.setdefault(call.request.provider, []).append(i)
+        pools = {p: ThreadPoolExecutor(max_workers=min(len(ix), self.settings.limit(p)),
+                                       thread_name_prefix=f"llm-{p}")
+                 for p, ix in by_provider.items()}
+        try:
+            futures = {i: pools[p].submit(run, calls[i])
+                       for p, ix in by_provider.items() for i in ix}
+            return [futures[i].result() for i in range(len(calls))]
+        finally:
+            for pool in pools.values():
+                pool.shutdown(wait=True, cancel_futures=True)
 
     def validate(self, response: LLMResponse, schema: type[BaseModel] | None,
                  check: Check | None) -> BaseModel | None:

@@ -193,6 +193,10 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeProviderServer
     protocol_version = "HTTP/1.1"
+    # one write per reply (headers and body buffered, flushed after each request), sent at
+    # once: otherwise Nagle and the client's delayed ACK add up to 40 ms to every call
+    wbufsize = 1 << 16
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
         return
