@@ -58,6 +58,8 @@ class FakeProviderServer:
         self.state: dict[str, Any] = {"files": {}, "openai_batches": {}, "anthropic_batches": {},
                                       "gemini_batches": {}}
         self._seen_prefixes: set[str] = set()
+        self._in_flight: dict[str, int] = {}
+        self.max_in_flight: dict[str, int] = {}  # per provider: model calls open at once
         self._lock = threading.RLock()
         self._host = host
         self._httpd: ThreadingHTTPServer | None = None
@@ -138,6 +140,7 @@ class FakeProviderServer:
         with self._lock:
             self.requests.clear()
             self._seen_prefixes.clear()
+            self.max_in_flight.clear()
         self.faults.clear()
 
     # model output ------------------------------------------------------------------------------
@@ -159,6 +162,13 @@ class FakeProviderServer:
                 return tokens(prefix)
             self._seen_prefixes.add(digest)
             return 0
+
+    def opened(self, provider: str, step: int) -> None:
+        """Count a model call in (+1) or out (-1); keeps the most open at once."""
+        with self._lock:
+            now = self._in_flight.get(provider, 0) + step
+            self._in_flight[provider] = now
+            self.max_in_flight[provider] = max(now, self.max_in_flight.get(provider, 0))
 
     def record(self, rec: Recorded) -> Recorded:
         with self._lock:
@@ -236,13 +246,19 @@ class _Handler(BaseHTTPRequestHandler):
             body=body, problems=problems,
         )
         self.fake.record(rec)  # recorded on arrival: a client that gave up still counts
-        if self.fake.latency_s > 0 and _is_model_call(split.path):
-            time.sleep(self.fake.latency_s)
+        model_call = _is_model_call(split.path)
+        if model_call:
+            self.fake.opened(provider, +1)
         try:
+            if self.fake.latency_s > 0 and model_call:
+                time.sleep(self.fake.latency_s)
             reply = handle(self.fake, rec, headers, raw, split.query)
         except Exception as exc:  # a bug in the fake itself: report it as a 500
             reply = Reply(500, {"error": {"message": f"fake server error: {exc!r}"}})
             rec.problems.append(f"fake server exception: {exc!r}")
+        finally:
+            if model_call:
+                self.fake.opened(provider, -1)
         rec.status = reply.status
         self._send(reply)
 
