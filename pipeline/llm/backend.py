@@ -4,6 +4,9 @@ Public API:
 - `LLMBackend(client, settings, *, batch=False)`: `generate`, `review`, `refine` as the build
   loop calls them; `name` is "llm:<fingerprint>" (models, sampling and prompt templates), so a
   changed model or prompt rebuilds a task, while unchanged calls still hit the cache.
+- A whole round at once (`stages.round_calls`): `review_many([(case, evidence)], spec, readme,
+  rubric) -> [[Review]]` and `refine_many([(case, evidence, reviews, note)], spec, readme)
+  -> [TestCase]` hand every call to the client together (per-provider limits bound them).
 - Batch prefetch (only with `batch=True`; the build calls them before a round's normal calls,
   which then hit the cache): `prefetch_generate(task_id, spec, readme)`,
   `prefetch_reviews([(case, evidence)], spec, readme, rubric)`,
