@@ -11,7 +11,9 @@ miss). Figures, one JSON object on the last line:
 - `reviews_per_s` and `ratio_to_ideal`: achieved ÷ (total concurrency ÷ latency), the bound
   no client can beat (each call holds a slot for at least the latency);
 - `overhead_ms_per_review`: this process's CPU time per review at zero latency (SDK, prompt
-  rendering, validation, ledger), and the wall time per review there;
+  rendering, validation, ledger), and the wall time per review there; `client_cpu_cores`
+  (CPU seconds per second of the loaded run) and the machine's load: at 320 calls/s the SDKs
+  alone need most of a core, so a busy machine caps the ratio before the client does;
 - `input_tokens_per_review` with the shared-prefix layout (system message: document, rubric;
   marked for caching) and without it (the same text as one message), each as total and as the
   part not served from the provider's prompt cache.
@@ -167,6 +169,9 @@ def main() -> int:
         "reviews_per_s": round(rate, 2), "ideal_per_s": round(ideal, 2),
         "ratio_to_ideal": round(rate / ideal, 3),
         "overhead_ms_per_review": round(overhead, 3),
+        # what the figure was measured on: a loaded machine caps it by CPU, not by the client
+        "client_cpu_cores": round(loaded["cpu_s"] / loaded["wall_s"], 2),
+        "machine": {"cpus": os.cpu_count(), "loadavg_1m": round(os.getloadavg()[0], 2)},
         "zero_latency_wall_ms_per_review": round(1000 * zero["wall_s"] / zero["reviews"], 3),
         "input_tokens_per_review": {
             "shared_prefix": round(zero["tokens_in"], 1),
