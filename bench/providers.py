@@ -60,6 +60,14 @@ class FakeServer:
             raise RuntimeError("the fake provider server did not start")
         self.env: dict[str, str] = json.loads(line)["env"]
 
+    def cpu_s(self) -> float:
+        """The server process's CPU seconds so far (Linux /proc; 0 elsewhere)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def __enter__(self) -> FakeServer:
         return self
 
@@ -144,7 +152,9 @@ def main() -> int:
     count = max(1, args.waves * total // per_case)
 
     with FakeServer(args.latency_ms, args.error_rate, args.seed) as server:
+        before = server.cpu_s()
         loaded = run(server.env, settings, cases_for(args.task, spec, count, "t"), spec, readme)
+        server_cpu = server.cpu_s() - before
     rate = loaded["reviews"] / loaded["wall_s"]
     ideal = total / (args.latency_ms / 1000) if args.latency_ms > 0 else float("inf")
     print(f"latency {args.latency_ms:.0f} ms, concurrency {args.concurrency} x {len(used)} "
@@ -171,6 +181,7 @@ def main() -> int:
         "overhead_ms_per_review": round(overhead, 3),
         # what the figure was measured on: a loaded machine caps it by CPU, not by the client
         "client_cpu_cores": round(loaded["cpu_s"] / loaded["wall_s"], 2),
+        "server_cpu_ms_per_review": round(1000 * server_cpu / loaded["reviews"], 3),
         "machine": {"cpus": os.cpu_count(), "loadavg_1m": round(os.getloadavg()[0], 2)},
         "zero_latency_wall_ms_per_review": round(1000 * zero["wall_s"] / zero["reviews"], 3),
         "input_tokens_per_review": {
