@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -201,6 +202,7 @@ def build(
 ) -> None:
     """Run every stage on data/raw and write data/verified and data/train (resumable)."""
     from pipeline.build_ui import run_build
+    from pipeline.diskfull import disk_full, disk_full_message
     from pipeline.stages.selection import select_tasks
     from pipeline.stages.splitlock import LockError
 
@@ -209,6 +211,10 @@ def build(
         run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch)
     except (LockError, TaskError) as exc:
         fail(str(exc))
+    except (OSError, sqlite3.Error) as exc:
+        if not disk_full(exc):
+            raise
+        fail(disk_full_message(data))
 
 
 @app.command()

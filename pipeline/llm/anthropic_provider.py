@@ -23,6 +23,7 @@ from .base import (
     http_client,
     validate_output,
 )
+from .cache import schema_json
 from .errors import ProviderError, classify
 
 CUSTOM_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -81,7 +82,7 @@ class AnthropicProvider:
         if schema is not None and self.structured == "tool":
             name = _tool_name(schema)
             body["tools"] = [{"name": name, "description": f"Record the {name} answer.",
-                              "input_schema": schema.model_json_schema()}]
+                              "input_schema": schema_json(schema)}]
             body["tool_choice"] = {"type": "tool", "name": name}
         elif schema is not None:
             body["output_config"] = {"format": {"type": "json_schema",

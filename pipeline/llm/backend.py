@@ -4,6 +4,9 @@ Public API:
 - `LLMBackend(client, settings, *, batch=False)`: `generate`, `review`, `refine` as the build
   loop calls them; `name` is "llm:<fingerprint>" (models, sampling and prompt templates), so a
   changed model or prompt rebuilds a task, while unchanged calls still hit the cache.
+- A whole round at once (`stages.round_calls`): `review_many([(case, evidence)], spec, readme,
+  rubric) -> [[Review]]` and `refine_many([(case, evidence, reviews, note)], spec, readme)
+  -> [TestCase]` hand every call to the client together (per-provider limits bound them).
 - Batch prefetch (only with `batch=True`; the build calls them before a round's normal calls,
   which then hit the cache): `prefetch_generate(task_id, spec, readme)`,
   `prefetch_reviews([(case, evidence)], spec, readme, rubric)`,
@@ -29,7 +32,7 @@ import jinja2
 
 from pipeline.llm.base import LLMRequest, Message
 from pipeline.llm.batch import run_batch_round
-from pipeline.llm.client import Call, LLMClient
+from pipeline.llm.client import Call, Completion, LLMClient
 from pipeline.llm.schemas import (
     EXTRA_IMPORTS,
     HEADER_IMPORTS,
@@ -208,6 +211,7 @@ class LLMBackend:
         self.settings = settings
         self.batch = batch
         self.name = f"llm:{self.fingerprint()}"
+        self._last_base: tuple[Spec, str, dict[str, object]] | None = None
 
     def fingerprint(self) -> str:
         s = self.settings
@@ -232,10 +236,17 @@ class LLMBackend:
                           max_tokens=self.settings.max_tokens)
 
     def _base(self, spec: Spec, readme: str) -> dict[str, object]:
+        """The task's shared prompt context; kept for the last task asked (a round renders
+        it for every call, and building the conftest costs more than the rest)."""
+        last = self._last_base
+        if last is not None and last[0] is spec and last[1] == readme:
+            return dict(last[2])
         conftest = conftest_source(spec, spec.port or 8000)
-        return {"readme": readme.strip(), "conftest": conftest.strip(),
+        base = {"readme": readme.strip(), "conftest": conftest.strip(),
                 "fixtures": fixtures_of(conftest), "header_imports": HEADER_IMPORTS,
                 "extra_imports": EXTRA_IMPORTS}
+        self._last_base = (spec, readme, base)
+        return dict(base)
 
     def _batch(self, calls: list[Call]) -> None:
         if self.batch and calls:
@@ -316,7 +327,7 @@ class LLMBackend:
         return [Call(self._request(ref, "review", messages), ReviewOutput,
                      check=lambda v: check_review(v, rubric),  # type: ignore[arg-type]
                      context={"task_id": case.task_id, "case_id": case.case_id},
-                     meta={"reviewer": ref})
+                     meta={"reviewer": ref, "rubric_hash": rubric.hash})
                 for ref in self.settings.reviewers]
 
     def prefetch_reviews(self, items: list[tuple[TestCase, Evidence | None]], spec: Spec,
@@ -326,17 +337,26 @@ class LLMBackend:
 
     def review(self, case: TestCase, evidence: Evidence | None, spec: Spec, readme: str,
                rubric: Rubric) -> list[Review]:
-        calls = self.review_calls(case, evidence, spec, readme, rubric)
-        reviews = []
-        for call, done in zip(calls, self.client.complete_all(calls), strict=True):
-            common = {"case_id": case.case_id, "round": case.round,
-                      "reviewer": call.meta["reviewer"], "rubric_hash": rubric.hash}
-            if done.ok and isinstance(done.value, ReviewOutput):
-                reviews.append(Review(**common, scores=Scores(**done.value.scores()),
-                                      rationale=done.value.rationale.strip()))
-            else:
-                reviews.append(Review(**common, scores=None, error=done.error or "failed"))
-        return reviews
+        return self.review_many([(case, evidence)], spec, readme, rubric)[0]
+
+    def review_many(self, items: list[tuple[TestCase, Evidence | None]], spec: Spec,
+                    readme: str, rubric: Rubric) -> list[list[Review]]:
+        """The reviews of every case of a round, all calls handed to the client at once (the
+        per-provider limits are the only bound), in the order of `items`."""
+        per_case = [self.review_calls(case, ev, spec, readme, rubric) for case, ev in items]
+        flat = [call for calls in per_case for call in calls]
+        done = iter(self.client.complete_all(flat))
+        return [[self._review(case, call, next(done)) for call in calls]
+                for (case, _), calls in zip(items, per_case, strict=True)]
+
+    @staticmethod
+    def _review(case: TestCase, call: Call, done: Completion) -> Review:
+        common = {"case_id": case.case_id, "round": case.round,
+                  "reviewer": call.meta["reviewer"], "rubric_hash": call.meta["rubric_hash"]}
+        if done.ok and isinstance(done.value, ReviewOutput):
+            return Review(**common, scores=Scores(**done.value.scores()),
+                          rationale=done.value.rationale.strip())
+        return Review(**common, scores=None, error=done.error or "failed")
 
     # --- refine -----------------------------------------------------------------------------
 
@@ -362,8 +382,20 @@ class LLMBackend:
 
     def refine(self, case: TestCase, evidence: Evidence | None, reviews: list[Review],
                spec: Spec, readme: str, note: str | None = None) -> TestCase:
-        call = self.refine_call(case, evidence, reviews, spec, readme, note)
-        done = self.client.complete(call.request, call.schema, **call.context)
+        return self.refine_many([(case, evidence, reviews, note)], spec, readme)[0]
+
+    def refine_many(self, items: list[tuple[TestCase, Evidence | None, list[Review],
+                                            str | None]], spec: Spec,
+                    readme: str) -> list[TestCase]:
+        """The next version of every case of a round sent back, all calls at once; a case
+        whose call failed comes back unchanged (routing then counts the round)."""
+        calls = [self.refine_call(c, ev, rv, spec, readme, note) for c, ev, rv, note in items]
+        done = self.client.complete_all(calls)
+        return [self._refined(case, reviews, result, spec)
+                for (case, _, reviews, _), result in zip(items, done, strict=True)]
+
+    def _refined(self, case: TestCase, reviews: list[Review], done: Completion,
+                 spec: Spec) -> TestCase:
         if not done.ok or not isinstance(done.value, RefineOutput):
             log.warning("refine of %s failed, kept unchanged: %s", case.case_id, done.error)
             return case

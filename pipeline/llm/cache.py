@@ -11,6 +11,8 @@ Public API:
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import json
 import sqlite3
@@ -35,8 +37,15 @@ def query(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.
         return cur.fetchall()
 
 
+@functools.cache
+def _schema_of(schema: type[BaseModel]) -> dict[str, Any]:
+    return schema.model_json_schema()
+
+
 def schema_json(schema: type[BaseModel] | None) -> Any:
-    return None if schema is None else schema.model_json_schema()
+    """The output schema's JSON Schema (a fresh copy: callers may change it). Generated once
+    per model class: pydantic takes milliseconds per call, a share of every request's CPU."""
+    return None if schema is None else copy.deepcopy(_schema_of(schema))
 
 
 def cache_key(request: LLMRequest, schema: type[BaseModel] | None) -> str:
@@ -44,7 +53,7 @@ def cache_key(request: LLMRequest, schema: type[BaseModel] | None) -> str:
         "provider": request.provider,
         "model": request.model,
         "messages": [{"role": m.role, "content": m.content} for m in request.messages],
-        "schema": schema_json(schema),
+        "schema": None if schema is None else _schema_of(schema),  # read only
         "temperature": request.temperature,
         "max_tokens": request.max_tokens,
     }

@@ -5,8 +5,9 @@ Public API:
 - `client.complete(request, schema=None, *, check=None, task_id=None, case_id=None)
   -> Completion`: never raises for a provider or output problem; `Completion.ok` is False
   and `.error` says why (the caller records it, e.g. as a failed review).
-- `client.complete_all(calls) -> list[Completion]`: several calls in threads (sequential when
-  the calling thread holds a store transaction, so ledger writes cannot deadlock).
+- `client.complete_all(calls) -> list[Completion]`: several calls in threads, as many at once
+  as the per-provider limits allow (sequential when the calling thread holds a store
+  transaction, so ledger writes cannot deadlock; another thread's transaction does not count).
 - `Completion(ok, value, response, error, outcome, cached)`.
 
 What `complete` does, in order:
@@ -117,11 +118,23 @@ class LLMClient:
         def run(call: Call) -> Completion:
             return self.complete(call.request, call.schema, check=call.check, **call.context)
 
-        if len(calls) <= 1 or self.store._depth > 0:
+        if len(calls) <= 1 or self._in_transaction():
             return [run(c) for c in calls]
-        workers = min(len(calls), sum(self.settings.limit(p) for p in self.providers) or 1)
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="llm") as pool:
-            return list(pool.map(run, calls))
+        # One pool per provider, as wide as its limit: with one shared pool, workers queued
+        # on a busy provider's semaphore would leave another provider's free slots idle.
+        by_provider: dict[str, list[int]] = {}
+        for i, call in enumerate(calls):
+            by_provider.setdefault(call.request.provider, []).append(i)
+        pools = {p: ThreadPoolExecutor(max_workers=min(len(ix), self.settings.limit(p)),
+                                       thread_name_prefix=f"llm-{p}")
+                 for p, ix in by_provider.items()}
+        try:
+            futures = {i: pools[p].submit(run, calls[i])
+                       for p, ix in by_provider.items() for i in ix}
+            return [futures[i].result() for i in range(len(calls))]
+        finally:
+            for pool in pools.values():
+                pool.shutdown(wait=True, cancel_futures=True)
 
     def validate(self, response: LLMResponse, schema: type[BaseModel] | None,
                  check: Check | None) -> BaseModel | None:
@@ -132,6 +145,11 @@ class LLMClient:
         if check is not None:
             check(value)
         return value
+
+    def _in_transaction(self) -> bool:
+        """Whether *this* thread holds a store transaction (its worker threads would wait on
+        the store lock for their ledger rows); another thread's transaction does not count."""
+        return self.store._depth > 0 and self.store._lock._is_owned()  # type: ignore[attr-defined]
 
     # --- steps ------------------------------------------------------------------------------
 

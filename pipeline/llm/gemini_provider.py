@@ -24,6 +24,7 @@ from .base import (
     http_client,
     validate_output,
 )
+from .cache import schema_json
 from .errors import ProviderError, classify
 
 _STATES = {"JOB_STATE_SUCCEEDED": "done", "JOB_STATE_PARTIALLY_SUCCEEDED": "done",
@@ -81,7 +82,7 @@ class GeminiProvider:
         if schema is not None:
             config["response_mime_type"] = "application/json"
             if as_json_schema:
-                config["response_json_schema"] = schema.model_json_schema()
+                config["response_json_schema"] = schema_json(schema)
             else:
                 config["response_schema"] = schema
         return config

@@ -29,7 +29,8 @@ from pipeline.stages.human import beyond_generated, generated_kills, is_human
 from pipeline.stages.limits import RunLimits
 from pipeline.stages.mutate import awaits_mutants, mutate_round
 from pipeline.stages.resplit import locked_splits, move_task
-from pipeline.stages.routing import keep_human, route_case, unchanged_refine
+from pipeline.stages.round_calls import RoundContext, refine_round, review_round
+from pipeline.stages.routing import keep_human, unchanged_refine
 from pipeline.stages.selection import select_tasks, static_check
 from pipeline.stages.splitlock import AutoTask
 from pipeline.stages.taskstate import current_runner
@@ -260,18 +261,18 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
         mutate(task, pending, digest, sources, env.bin if env else None, options, store, report)
         prefetch(options.backend, "prefetch_reviews",
                  [(c, store.evidence_for(c.case_id, rnd)) for c in pending], spec, readme, rubric)
-        decided = [review_and_route(c, spec, readme, split, rubric, options, store)
-                   for c in pending]
+        ctx = RoundContext(spec, readme, split, rubric, routing_rules(rubric, options),
+                           reviewer_count(options.backend))
+        decided = review_round(pending, ctx, options.backend, store)  # one batch of calls
         refining = [d for d in decided if d[3].route == "refine"]
         prefetch(options.backend, "prefetch_refines",
                  [(c, ev, rv, None) for c, ev, rv, _ in refining], spec, readme)
+        refines = refine_round(decided, ctx, options.backend)  # then the refines together
         generated = generated_kills(store, task.id, decided)
-        for case, evidence, reviews, decision in decided:
-            refined = None
-            if decision.route == "refine":
-                refined = options.backend.refine(case, evidence, reviews, spec, readme)
-                if (refined.code, refined.prelude) == (case.code, case.prelude):
-                    decision, refined = unchanged_refine(decision, evidence), None
+        for (case, evidence, reviews, decision), refined in zip(decided, refines, strict=True):
+            if refined is not None \
+                    and (refined.code, refined.prelude) == (case.code, case.prelude):
+                decision, refined = unchanged_refine(decision, evidence), None
             if is_human(case):
                 decision = keep_human(decision, split,
                                       beyond_generated(case, evidence, generated), reviews)
@@ -313,15 +314,10 @@ def review_and_route(
     case: TestCase, spec: Spec, readme: str, split: str, rubric: Rubric,
     options: BuildOptions, store: Store,
 ) -> tuple[TestCase, Evidence | None, list[Review], RouteDecision]:
-    """Reviews (model calls, outside any transaction) and the pure routing decision."""
-    evidence = store.evidence_for(case.case_id, case.round)
-    reviews = store.reviews_for(case.case_id, case.round)
-    if len(reviews) < reviewer_count(options.backend):
-        reviews = options.backend.review(case, evidence, spec, readme, rubric)
-    decision = route_case(evidence, reviews, case.round, split,
-                          rules=routing_rules(rubric, options),
-                          reviewers=reviewer_count(options.backend))
-    return case, evidence, reviews, decision
+    """One case's reviews (model calls, outside any transaction) and routing decision."""
+    ctx = RoundContext(spec, readme, split, rubric, routing_rules(rubric, options),
+                       reviewer_count(options.backend))
+    return review_round([case], ctx, options.backend, store)[0]
 
 
 def save_outcome(case: TestCase, reviews: list[Review], decision: RouteDecision,

@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -45,8 +46,10 @@ class FakeProviderServer:
         batch_polls: int = 1,
         openai_json_schema: bool = True,
         host: str = "127.0.0.1",
+        latency_s: float = 0.0,
     ) -> None:
         self.responder = responder
+        self.latency_s = latency_s  # every model call waits this long (a provider's latency)
         self.int_choice = int_choice
         self.batch_polls = batch_polls  # retrieves that still report "running" before done
         self.openai_json_schema = openai_json_schema  # False: refuse it, like llama.cpp
@@ -55,6 +58,8 @@ class FakeProviderServer:
         self.state: dict[str, Any] = {"files": {}, "openai_batches": {}, "anthropic_batches": {},
                                       "gemini_batches": {}}
         self._seen_prefixes: set[str] = set()
+        self._in_flight: dict[str, int] = {}
+        self.max_in_flight: dict[str, int] = {}  # per provider: model calls open at once
         self._lock = threading.RLock()
         self._host = host
         self._httpd: ThreadingHTTPServer | None = None
@@ -67,7 +72,7 @@ class FakeProviderServer:
         class Handler(_Handler):
             fake = server
 
-        self._httpd = ThreadingHTTPServer((self._host, 0), Handler)
+        self._httpd = _Server((self._host, 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,),
                                         daemon=True, name="fake-provider-server")
@@ -135,6 +140,7 @@ class FakeProviderServer:
         with self._lock:
             self.requests.clear()
             self._seen_prefixes.clear()
+            self.max_in_flight.clear()
         self.faults.clear()
 
     # model output ------------------------------------------------------------------------------
@@ -157,6 +163,13 @@ class FakeProviderServer:
             self._seen_prefixes.add(digest)
             return 0
 
+    def opened(self, provider: str, step: int) -> None:
+        """Count a model call in (+1) or out (-1); keeps the most open at once."""
+        with self._lock:
+            now = self._in_flight.get(provider, 0) + step
+            self._in_flight[provider] = now
+            self.max_in_flight[provider] = max(now, self.max_in_flight.get(provider, 0))
+
     def record(self, rec: Recorded) -> Recorded:
         with self._lock:
             rec.index = len(self.requests)
@@ -176,9 +189,24 @@ def _route(method: str, path: str, headers: dict[str, str]) -> tuple[str, Any] |
     return None
 
 
+def _is_model_call(path: str) -> bool:
+    """Chat, responses, messages and generateContent requests (not batch or file ones)."""
+    return path in ("/v1/chat/completions", "/v1/responses", "/v1/messages") \
+        or path.endswith(":generateContent")
+
+
+class _Server(ThreadingHTTPServer):
+    # the default backlog of 5 refuses connections when a client opens dozens at once
+    request_queue_size = 1024
+
+
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeProviderServer
     protocol_version = "HTTP/1.1"
+    # one write per reply (headers and body buffered, flushed after each request), sent at
+    # once: otherwise Nagle and the client's delayed ACK add up to 40 ms to every call
+    wbufsize = 1 << 16
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
         return
@@ -218,11 +246,19 @@ class _Handler(BaseHTTPRequestHandler):
             body=body, problems=problems,
         )
         self.fake.record(rec)  # recorded on arrival: a client that gave up still counts
+        model_call = _is_model_call(split.path)
+        if model_call:
+            self.fake.opened(provider, +1)
         try:
+            if self.fake.latency_s > 0 and model_call:
+                time.sleep(self.fake.latency_s)
             reply = handle(self.fake, rec, headers, raw, split.query)
         except Exception as exc:  # a bug in the fake itself: report it as a 500
             reply = Reply(500, {"error": {"message": f"fake server error: {exc!r}"}})
             rec.problems.append(f"fake server exception: {exc!r}")
+        finally:
+            if model_call:
+                self.fake.opened(provider, -1)
         rec.status = reply.status
         self._send(reply)
 

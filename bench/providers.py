@@ -1,0 +1,197 @@
+"""The review stage against the fake provider server: throughput, overhead, input tokens.
+
+    .venv/bin/python bench/providers.py [--latency-ms 300] [--concurrency 32] [--waves 20]
+                                        [--error-rate 0] [--task todo-tasks]
+
+The fake server (pipeline/llm/fake_server) runs in its own process with a set latency (and
+optional seeded 429/500/malformed errors); the real SDKs, the client wrapper (cache, retries,
+per-provider limits, ledger in a fresh SQLite store) and `stages.round_calls.review_round` run
+here, over `waves` x (total concurrency) review calls of distinct cases (every call a cache
+miss). Figures, one JSON object on the last line:
+- `reviews_per_s` and `ratio_to_ideal`: achieved ÷ (total concurrency ÷ latency), the bound
+  no client can beat (each call holds a slot for at least the latency);
+- `overhead_ms_per_review`: this process's CPU time per review at zero latency (SDK, prompt
+  rendering, validation, ledger), and the wall time per review there; `client_cpu_cores`
+  (CPU seconds per second of the loaded run) and the machine's load: at 320 calls/s the SDKs
+  alone need most of a core, so a busy machine caps the ratio before the client does;
+- `input_tokens_per_review` with the shared-prefix layout (system message: document, rubric;
+  marked for caching) and without it (the same text as one message), each as total and as the
+  part not served from the provider's prompt cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pipeline.llm import make_backend  # noqa: E402
+from pipeline.llm.backend import LLMBackend  # noqa: E402
+from pipeline.llm.base import Message  # noqa: E402
+from pipeline.llm.cache import query  # noqa: E402
+from pipeline.llm.client import Call  # noqa: E402
+from pipeline.llm.settings import PROVIDERS, LLMSettings, split_ref  # noqa: E402
+from pipeline.offline.generate import generate_cases  # noqa: E402
+from pipeline.records import Spec, TestCase  # noqa: E402
+from pipeline.rubric import load_rubric  # noqa: E402
+from pipeline.spec import load_spec  # noqa: E402
+from pipeline.stages.round_calls import RoundContext, review_round  # noqa: E402
+from pipeline.store import Store  # noqa: E402
+
+
+class FakeServer:
+    """`python -m pipeline.llm.fake_server` as a child process; its env points the SDKs."""
+
+    def __init__(self, latency_ms: float, error_rate: float, seed: int) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "pipeline.llm.fake_server", "--latency-ms", str(latency_ms),
+             "--error-rate", str(error_rate), "--seed", str(seed)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        line = self.proc.stdout.readline() if self.proc.stdout else ""
+        if not line:
+            raise RuntimeError("the fake provider server did not start")
+        self.env: dict[str, str] = json.loads(line)["env"]
+
+    def cpu_s(self) -> float:
+        """The server process's CPU seconds so far (Linux /proc; 0 elsewhere)."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def __enter__(self) -> FakeServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class FlatLayout(LLMBackend):
+    """The review prompt without the shared-prefix layout: one message, no cache mark."""
+
+    def review_calls(self, *args, **kwargs) -> list[Call]:  # type: ignore[no-untyped-def]
+        calls = super().review_calls(*args, **kwargs)
+        for call in calls:
+            text = "\n\n".join(m.content for m in reversed(call.request.messages))
+            call.request = call.request.model_copy(
+                update={"messages": [Message(role="user", content=text)]})
+        return calls
+
+
+def cases_for(task_id: str, spec: Spec, count: int, tag: str) -> list[TestCase]:
+    """`count` distinct cases (so every review call is a cache miss), from the offline ones."""
+    base = generate_cases(task_id, spec)
+    out = []
+    for i in range(count):
+        case = base[i % len(base)]
+        name = f"{case.name}_{tag}{i}"
+        out.append(case.model_copy(update={
+            "case_id": f"{task_id}::{name}", "name": name,
+            "code": case.code.replace(f"def {case.name}(", f"def {name}(")}))
+    return out
+
+
+def run(env: dict[str, str], settings: LLMSettings, cases: list[TestCase], spec: Spec,
+        readme: str, *, flat: bool = False) -> dict[str, float]:
+    """One review round over `cases` in a fresh store: wall, CPU, ledger sums."""
+    os.environ.update(env)
+    rubric = load_rubric()
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store.open(Path(tmp) / "state.db")
+        backend = make_backend(store, settings)
+        if flat:
+            backend = FlatLayout(backend.client, settings)
+        ctx = RoundContext(spec, readme, "train", rubric, rubric.routing,
+                           backend.reviewer_count)
+        cpu, wall = time.process_time(), time.perf_counter()
+        decided = review_round(cases, ctx, backend, store)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        failed = sum(1 for _, _, reviews, _ in decided for r in reviews if r.scores is None)
+        row = query(store, "SELECT COUNT(*) AS n, SUM(tokens_in) AS tin, "
+                           "SUM(tokens_cached) AS tc FROM llm_calls "
+                           "WHERE outcome = 'ok' AND stage = 'review'")[0]
+        store.close()
+    n = len(cases) * backend.reviewer_count
+    return {"reviews": n, "wall_s": wall, "cpu_s": cpu, "failed": failed,
+            "ok_calls": row["n"] or 0, "tokens_in": (row["tin"] or 0) / max(1, row["n"] or 1),
+            "tokens_fresh": ((row["tin"] or 0) - (row["tc"] or 0)) / max(1, row["n"] or 1)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency-ms", type=float, default=300.0)
+    parser.add_argument("--concurrency", type=int, default=32, help="per provider")
+    parser.add_argument("--waves", type=int, default=20,
+                        help="review calls = waves x total concurrency")
+    parser.add_argument("--error-rate", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--task", default="todo-tasks", help="a bundled task under data/raw")
+    args = parser.parse_args()
+    readme_path = ROOT / "data" / "raw" / args.task / "README.md"
+    readme, spec = readme_path.read_text(encoding="utf-8"), load_spec(readme_path)
+    settings = LLMSettings(concurrency=dict.fromkeys(PROVIDERS, args.concurrency),
+                           backoff_max_s=2.0)
+    used = {split_ref(r)[0] for r in settings.reviewers}
+    total = sum(settings.limit(p) for p in used)
+    per_case = len(settings.reviewers)
+    count = max(1, args.waves * total // per_case)
+
+    with FakeServer(args.latency_ms, args.error_rate, args.seed) as server:
+        before = server.cpu_s()
+        loaded = run(server.env, settings, cases_for(args.task, spec, count, "t"), spec, readme)
+        server_cpu = server.cpu_s() - before
+    rate = loaded["reviews"] / loaded["wall_s"]
+    ideal = total / (args.latency_ms / 1000) if args.latency_ms > 0 else float("inf")
+    print(f"latency {args.latency_ms:.0f} ms, concurrency {args.concurrency} x {len(used)} "
+          f"provider(s): {loaded['reviews']} reviews in {loaded['wall_s']:.2f} s = "
+          f"{rate:.1f}/s (ideal {ideal:.1f}/s), failed {loaded['failed']}")
+
+    small = max(1, 3 * total // per_case)  # three waves at zero latency
+    with FakeServer(0.0, 0.0, args.seed) as server:
+        zero = run(server.env, settings, cases_for(args.task, spec, small, "z"), spec, readme)
+        flat = run(server.env, settings, cases_for(args.task, spec, small, "f"), spec, readme,
+                   flat=True)
+    overhead = 1000 * zero["cpu_s"] / zero["reviews"]
+    print(f"zero latency: {zero['reviews']} reviews, CPU {overhead:.2f} ms/review, wall "
+          f"{1000 * zero['wall_s'] / zero['reviews']:.2f} ms/review")
+    print(f"input tokens per review: shared-prefix layout {zero['tokens_in']:.0f} "
+          f"({zero['tokens_fresh']:.0f} not cached); one message {flat['tokens_in']:.0f} "
+          f"({flat['tokens_fresh']:.0f} not cached)")
+    print(json.dumps({
+        "latency_ms": args.latency_ms, "concurrency_per_provider": args.concurrency,
+        "providers": len(used), "error_rate": args.error_rate, "reviews": loaded["reviews"],
+        "failed_reviews": loaded["failed"], "wall_s": round(loaded["wall_s"], 3),
+        "reviews_per_s": round(rate, 2), "ideal_per_s": round(ideal, 2),
+        "ratio_to_ideal": round(rate / ideal, 3),
+        "overhead_ms_per_review": round(overhead, 3),
+        # what the figure was measured on: a loaded machine caps it by CPU, not by the client
+        "client_cpu_cores": round(loaded["cpu_s"] / loaded["wall_s"], 2),
+        "server_cpu_ms_per_review": round(1000 * server_cpu / loaded["reviews"], 3),
+        "machine": {"cpus": os.cpu_count(), "loadavg_1m": round(os.getloadavg()[0], 2)},
+        "zero_latency_wall_ms_per_review": round(1000 * zero["wall_s"] / zero["reviews"], 3),
+        "input_tokens_per_review": {
+            "shared_prefix": round(zero["tokens_in"], 1),
+            "shared_prefix_uncached": round(zero["tokens_fresh"], 1),
+            "one_message": round(flat["tokens_in"], 1),
+            "one_message_uncached": round(flat["tokens_fresh"], 1)},
+    }, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Run the fake provider server on its own (a process apart from the client it serves).
+
+    python -m pipeline.llm.fake_server --latency-ms 300 --error-rate 0.0 --seed 0
+
+Prints one JSON line `{"base_url": ..., "env": {...}}` once it listens on 127.0.0.1, then
+serves until stdin closes or SIGTERM. Why a separate process: a benchmark that shares one
+interpreter with the server measures the server's share of the GIL, not the pipeline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+
+from .server import FakeProviderServer
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pipeline.llm.fake_server")
+    parser.add_argument("--latency-ms", type=float, default=0.0, help="delay of every call")
+    parser.add_argument("--error-rate", type=float, default=0.0,
+                        help="share of calls answered with 429/500/malformed (seeded)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if not 0.0 <= args.error_rate < 1.0 or args.latency_ms < 0:
+        parser.error("--error-rate must be in [0, 1) and --latency-ms >= 0")
+    server = FakeProviderServer(latency_s=args.latency_ms / 1000).start()
+    if args.error_rate:
+        server.random_faults(args.error_rate, seed=args.seed)
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
+    print(json.dumps({"base_url": server.base_url, "env": server.env()}), flush=True)
+    try:
+        done.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

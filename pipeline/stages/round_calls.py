@@ -1,0 +1,80 @@
+"""A round's model calls, all at once: the reviews of every pending case, then the refines.
+
+Why: a case's three reviews alone keep at most three requests in flight; with model latencies
+of seconds a corpus took days. Here a round's reviews (every pending case, every reviewer) go
+to the backend together, then the refines together, so the per-provider concurrency limits in
+`pipeline.llm` are the only bound. A backend that offers `review_many` / `refine_many` (the LLM
+backend) gets the whole round in one call; any other backend (offline) is called case by case.
+
+Nothing here writes to the store: the build loop saves each case's reviews, route and refined
+version in one transaction, in case order, as before. A build killed between the calls and
+those writes loses no paid call: every answer is already in the response cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.backend import Backend
+from pipeline.records import Evidence, Review, RouteDecision, Spec, TestCase
+from pipeline.rubric import Routing, Rubric
+from pipeline.stages.routing import route_case
+from pipeline.store import Store
+
+Decided = tuple[TestCase, Evidence | None, list[Review], RouteDecision]
+
+
+@dataclass(frozen=True)
+class RoundContext:
+    """What every call of one task's round shares."""
+
+    spec: Spec
+    readme: str
+    split: str
+    rubric: Rubric
+    rules: Routing
+    reviewers: int  # reviews per case version the router needs
+
+
+def review_round(cases: list[TestCase], ctx: RoundContext, backend: Backend,
+                 store: Store) -> list[Decided]:
+    """Each case with its evidence, reviews (stored ones reused when complete) and the pure
+    routing decision, in the order of `cases`."""
+    evidence = [store.evidence_for(c.case_id, c.round) for c in cases]
+    reviews = [store.reviews_for(c.case_id, c.round) for c in cases]
+    todo = [i for i, got in enumerate(reviews) if len(got) < ctx.reviewers]
+    fresh = review_many(backend, [(cases[i], evidence[i]) for i in todo], ctx)
+    for i, got in zip(todo, fresh, strict=True):
+        reviews[i] = got
+    return [(case, ev, rv, route_case(ev, rv, case.round, ctx.split, rules=ctx.rules,
+                                      reviewers=ctx.reviewers))
+            for case, ev, rv in zip(cases, evidence, reviews, strict=True)]
+
+
+def review_many(backend: Backend, items: list[tuple[TestCase, Evidence | None]],
+                ctx: RoundContext) -> list[list[Review]]:
+    if not items:
+        return []
+    many = getattr(backend, "review_many", None)
+    if many is not None:
+        return many(items, ctx.spec, ctx.readme, ctx.rubric)
+    return [backend.review(case, ev, ctx.spec, ctx.readme, ctx.rubric) for case, ev in items]
+
+
+def refine_round(decided: list[Decided], ctx: RoundContext,
+                 backend: Backend) -> list[TestCase | None]:
+    """The refined version of each case routed to `refine` (None for the others), in order;
+    a failed refine is the case unchanged, as `Backend.refine` returns it."""
+    todo = [i for i, d in enumerate(decided) if d[3].route == "refine"]
+    items = [(decided[i][0], decided[i][1], decided[i][2], None) for i in todo]
+    out: list[TestCase | None] = [None] * len(decided)
+    if not items:
+        return out
+    many = getattr(backend, "refine_many", None)
+    if many is not None:
+        refined = many(items, ctx.spec, ctx.readme)
+    else:
+        refined = [backend.refine(c, ev, rv, ctx.spec, ctx.readme) for c, ev, rv, _ in items]
+    for i, case in zip(todo, refined, strict=True):
+        out[i] = case
+    return out
