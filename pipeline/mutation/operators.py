@@ -364,14 +364,3 @@ def name_mutants(path: str, kept: list[tuple[Edit, str]]) -> list[Mutant]:
                           line=edit.line, operator=edit.operator,
                           description=edit.description, source=mutated))
     return out
-
-
-def oracle_mutants(files: dict[str, str], language: str) -> list[Mutant]:
-    """Mutants of every source file of an oracle (`files`: relative path -> text), by path."""
-    from .java import java_mutants  # local: java.py imports this module
-
-    make = java_mutants if language == "java" else python_mutants
-    out: list[Mutant] = []
-    for path in sorted(files):
-        out.extend(make(path, files[path]))
-    return out

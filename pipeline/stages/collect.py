@@ -12,9 +12,9 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections import Counter
 from pathlib import Path
 
+from pipeline.languages import get_language, guess_language
 from pipeline.records import TaskConfig, Upstream
 from pipeline.scaffold import next_free_port, render, write_executable, write_task_toml
 from pipeline.tasks import TaskError, check_task_id
@@ -118,30 +118,19 @@ def safe_files(root: Path) -> list[Path]:
     return sorted(out)
 
 
-def guess_language(files: list[Path]) -> str:
-    counts = Counter(p.suffix for p in files)
-    return "java" if counts[".java"] > counts[".py"] else "python"
-
-
 def guess_framework(root: Path, files: list[Path], language: str) -> str:
+    """The first of the language's framework needles found in its sources and build files."""
+    lang = get_language(language)
+    suffixes = (*lang.suffixes, *lang.manifests)
     text = " ".join(
         (root / f).read_text(encoding="utf-8", errors="replace")[:20000]
         for f in files
-        if f.suffix in (".py", ".java", ".txt", ".toml", ".xml", ".gradle")
-    )
-    for needle, name in (
-        ("fastapi", "fastapi"),
-        ("flask", "flask"),
-        ("django", "django"),
-        ("starlette", "starlette"),
-        ("springframework", "spring"),
-        ("io.javalin", "javalin"),
-        ("spark.Spark", "spark"),
-        ("com.sun.net.httpserver", "httpserver"),
-    ):
-        if needle.lower() in text.lower():
+        if f.suffix in suffixes
+    ).lower()
+    for needle, name in lang.frameworks:
+        if needle.lower() in text:
             return name
-    return "unknown" if language == "python" else "httpserver"
+    return lang.default_framework
 
 
 def _is_test_path(rel: Path) -> bool:
@@ -226,5 +215,6 @@ def _stage(
     else:
         (staged / "README.md").write_text(render("new_task/README.md.j2", **values))
     if not (oracle / "start.sh").exists():
-        write_executable(oracle / "start.sh", render("new_task/start.sh.j2", **values))
+        write_executable(oracle / "start.sh",
+                         render(get_language(language).templates["oracle/start.sh"], **values))
     return staged
