@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import tomli_w
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PackageLoader, StrictUndefined
 
 from pipeline.languages import UnknownLanguage, get_language
 from pipeline.records import TaskConfig
@@ -21,8 +21,12 @@ _env = Environment(
 )
 
 
-def render(name: str, **values: object) -> str:
-    return _env.get_template(name).render(**values)
+def render(name: str, template_dir: Path | None = None, **values: object) -> str:
+    """Render a template of pipeline/templates (or of `template_dir` first, when given)."""
+    if template_dir is None:
+        return _env.get_template(name).render(**values)
+    env = _env.overlay(loader=ChoiceLoader([FileSystemLoader(template_dir), _env.loader]))
+    return env.get_template(name).render(**values)
 
 
 def next_free_port(raw_root: Path) -> int:
@@ -80,7 +84,7 @@ def new_task(
     write_task_toml(task_dir / "task.toml", config)
     (task_dir / "README.md").write_text(render("new_task/README.md.j2", **values), encoding="utf-8")
     for rel, template in sorted(lang.templates.items()):
-        text = render(template, **values).strip()
+        text = render(template, lang.template_dir, **values).strip()
         if not text:  # e.g. no requirements for a framework the template does not know
             continue
         if rel.endswith(".sh"):

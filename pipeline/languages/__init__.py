@@ -53,8 +53,9 @@ class Language:
     cache_root)` returns the environment whose `bin` goes first on PATH (None: the machine's
     tools); `count_types(path, text)` counts classes/types for difficulty; `build_error`
     matches a service log line saying a mutant did not compile (that mutant is `invalid`).
-    `templates` maps files `new-task` writes (relative to the task folder) to template names
-    under pipeline/templates; `frameworks` are (needle, framework) pairs `collect` looks for in
+    `templates` maps files `new-task` writes (relative to the task folder) to template names,
+    looked up in `template_dir` (a language module's own folder) first, then under
+    pipeline/templates; `frameworks` are (needle, framework) pairs `collect` looks for in
     the sources and `manifests` (build files) of a repository.
     """
 
@@ -67,6 +68,7 @@ class Language:
     build_error: re.Pattern[str] | None = None
     skip_dirs: frozenset[str] = frozenset()
     templates: Mapping[str, str] = field(default_factory=dict)
+    template_dir: Path | None = None
     frameworks: tuple[tuple[str, str], ...] = ()
     default_framework: str = "unknown"
     manifests: tuple[str, ...] = ()

@@ -214,7 +214,8 @@ def _stage(
         shutil.copy2(src / readme, staged / "README.md")
     else:
         (staged / "README.md").write_text(render("new_task/README.md.j2", **values))
-    if not (oracle / "start.sh").exists():
+    lang = get_language(language)
+    if not (oracle / "start.sh").exists() and "oracle/start.sh" in lang.templates:
         write_executable(oracle / "start.sh",
-                         render(get_language(language).templates["oracle/start.sh"], **values))
+                         render(lang.templates["oracle/start.sh"], lang.template_dir, **values))
     return staged
