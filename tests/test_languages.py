@@ -76,6 +76,20 @@ def test_unknown_language_is_one_line_naming_the_fix(tmp_path: Path) -> None:
     assert "cobol" in str(err.value) and "\n" not in str(err.value)
 
 
+def test_unknown_language_in_new_task_and_evaluate_is_a_clear_error(tmp_path: Path) -> None:
+    from pipeline.evaluate import EvaluateError
+    from pipeline.evaluate import load_task as load_output_task
+
+    with pytest.raises(TaskError, match=r"^--language: language 'cobol' is not known"):
+        new_task(tmp_path / "raw", "t", "cobol", "x", "d")
+    assert not (tmp_path / "raw" / "t").exists()
+    out = tmp_path / "out"
+    (out / "tests").mkdir(parents=True)
+    (out / "task.json").write_text(json.dumps({"id": "t", "language": "cobol", "port": 8200}))
+    with pytest.raises(EvaluateError, match="language 'cobol' is not known"):
+        load_output_task(out)
+
+
 def test_guess_language_counts_each_languages_suffixes() -> None:
     assert guess_language([Path("A.java"), Path("B.java"), Path("c.py")]) == "java"
     assert guess_language([Path("A.java"), Path("c.py")]) == "python"  # tie: the first

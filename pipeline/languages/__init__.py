@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.languages.sources import source_files
+
 if TYPE_CHECKING:  # types only: importing these here would make an import circle
     from pipeline.execution.envs import TaskEnv
     from pipeline.mutation.operators import Mutant
@@ -75,8 +77,6 @@ class Language:
 
     def source_files(self, root: Path) -> list[Path]:
         """This language's source files under `root` (the one definition, see `sources`)."""
-        from pipeline.languages.sources import source_files
-
         return source_files(root, [self])[self.name]
 
 
