@@ -111,9 +111,8 @@ def get_language(name: str) -> Language:
         return _REGISTRY[name]
     except KeyError:
         raise UnknownLanguage(
-            f"language {name!r} is not known (known: {', '.join(names())}); set `language` "
-            f"in task.toml to one of them, or add a module to pipeline/languages/ that "
-            f"registers it") from None
+            f"language {name!r} is not known (known: {', '.join(names())}): use one of "
+            f"them, or add a module to pipeline/languages/ that registers it") from None
 
 
 def all_languages() -> list[Language]:
