@@ -16,6 +16,7 @@ from pipeline.languages import (
     UnknownLanguage,
     get_language,
     guess_language,
+    interpreter_names,
     names,
     register,
     unregister,
@@ -217,6 +218,7 @@ def toy(tmp_path: Path):
         count_types=lambda path, text: text.count("\nclass "), environment=_toy_env,
         templates={"oracle/start.sh": "start.sh.j2"}, template_dir=templates,
         frameworks=(("http.server", "toyhttp"),), default_framework="toyhttp",
+        programs=("toy",),
     ))
     yield lang
     unregister("toy")
@@ -252,6 +254,7 @@ def test_toy_language_gets_scaffold_difficulty_routes_and_mutants(toy_task: Path
                                                  "400 -> 422", "201 -> 200"]
     assert all(m.file == "service.toy" for m in mutants)
     assert guess_language([Path("a.toy"), Path("b.toy"), Path("c.py")]) == "toy"
+    assert interpreter_names()[-1] == "toy"  # the sandbox lets the toy interpreter be read
 
 
 TOY_CONFTEST = '''import os

@@ -58,7 +58,8 @@ class Language:
     `templates` maps files `new-task` writes (relative to the task folder) to template names,
     looked up in `template_dir` (a language module's own folder) first, then under
     pipeline/templates; `frameworks` are (needle, framework) pairs `collect` looks for in
-    the sources and `manifests` (build files) of a repository.
+    the sources and `manifests` (build files) of a repository; `programs` are the interpreter
+    names its environment's `bin` may hold (the sandbox makes their real files readable).
     """
 
     name: str
@@ -74,6 +75,7 @@ class Language:
     frameworks: tuple[tuple[str, str], ...] = ()
     default_framework: str = "unknown"
     manifests: tuple[str, ...] = ()
+    programs: tuple[str, ...] = ()
 
     def source_files(self, root: Path) -> list[Path]:
         """This language's source files under `root` (the one definition, see `sources`)."""
@@ -131,6 +133,11 @@ def guess_language(files: Iterable[Path]) -> str:
     return best
 
 
+def interpreter_names() -> list[str]:
+    """Every language's interpreter names, in order, without repeats."""
+    return list(dict.fromkeys(p for lang in all_languages() for p in lang.programs))
+
+
 def task_env(source_dir: Path, language: str, cache_root: Path | None = None
              ) -> TaskEnv | None:
     """The environment a service written in `language` runs in (None: the machine's tools)."""
@@ -139,5 +146,6 @@ def task_env(source_dir: Path, language: str, cache_root: Path | None = None
 
 __all__ = [
     "BUILTIN", "Language", "UnknownLanguage", "all_languages", "get_language",
-    "guess_language", "is_known", "names", "register", "task_env", "unregister",
+    "guess_language", "interpreter_names", "is_known", "names", "register", "task_env",
+    "unregister",
 ]

@@ -57,4 +57,5 @@ LANGUAGE = register(Language(
                 ("com.sun.net.httpserver", "httpserver")),
     default_framework="httpserver",
     manifests=(".xml", ".gradle"),
+    programs=("java",),
 ))

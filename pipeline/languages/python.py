@@ -53,4 +53,5 @@ LANGUAGE = register(Language(
                 ("starlette", "starlette")),
     default_framework="unknown",
     manifests=(".txt", ".toml"),
+    programs=("python", "python3"),
 ))
