@@ -42,7 +42,7 @@ def main() -> None:
 @app.command("new-task")
 def new_task_cmd(
     task_id: Annotated[str, typer.Argument(metavar="ID", help="Task id (a plain name).")],
-    language: Annotated[str, typer.Option(help="python or java")] = "python",
+    language: Annotated[str, typer.Option(help="python, java (pipeline/languages)")] = "python",
     framework: Annotated[str, typer.Option(help="flask, fastapi, httpserver, ...")] = "flask",
     domain: Annotated[str, typer.Option(help="What the service is about.")] = "general",
     port: Annotated[int | None, typer.Option(help="Port (default: next free one).")] = None,

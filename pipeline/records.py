@@ -11,12 +11,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from pipeline.languages import is_known, names
+
 TASK_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 TASK_ID_RE = re.compile(TASK_ID_PATTERN)
 _CLASS_NAME = re.compile(r"^\s*class\s+(\w+)", re.M)
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 
-Language = Literal["python", "java"]
 SplitName = Literal["verified", "train", "auto"]
 Level = Literal["Easy", "Medium", "Hard"]
 
@@ -35,7 +36,7 @@ class TaskConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     id: str = Field(pattern=TASK_ID_PATTERN)
-    language: Language
+    language: str  # a language of pipeline/languages (python, java, or a registered one)
     framework: str = Field(min_length=1)
     domain: str = Field(min_length=1)
     # where the task came from: a GitHub repository, another git URL, a local folder
@@ -44,6 +45,14 @@ class TaskConfig(BaseModel):
     port: int = Field(ge=1024, le=65535)
     split: SplitName = "auto"
     upstream: Upstream | None = None
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, v: str) -> str:
+        if not is_known(v):
+            raise ValueError(f"{v!r} is not a known language (known: {', '.join(names())}); "
+                             f"add its module to pipeline/languages/")
+        return v
 
 
 class Param(BaseModel):

@@ -6,8 +6,9 @@ import os
 from pathlib import Path
 
 import tomli_w
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PackageLoader, StrictUndefined
 
+from pipeline.languages import UnknownLanguage, get_language
 from pipeline.records import TaskConfig
 from pipeline.tasks import TaskError, check_task_id, discover_tasks, parse_task_config
 
@@ -20,8 +21,12 @@ _env = Environment(
 )
 
 
-def render(name: str, **values: object) -> str:
-    return _env.get_template(name).render(**values)
+def render(name: str, template_dir: Path | None = None, **values: object) -> str:
+    """Render a template of pipeline/templates (or of `template_dir` first, when given)."""
+    if template_dir is None:
+        return _env.get_template(name).render(**values)
+    env = _env.overlay(loader=ChoiceLoader([FileSystemLoader(template_dir), _env.loader]))
+    return env.get_template(name).render(**values)
 
 
 def next_free_port(raw_root: Path) -> int:
@@ -57,6 +62,10 @@ def new_task(
     split: str = "auto",
 ) -> Path:
     check_task_id(task_id)
+    try:
+        lang = get_language(language)
+    except UnknownLanguage as exc:
+        raise TaskError(f"--language: {exc}") from None
     task_dir = raw_root / task_id
     if task_dir.exists():
         raise TaskError(f"{task_dir}: already exists; pick another id or edit that task")
@@ -74,10 +83,13 @@ def new_task(
     (task_dir / "tests").mkdir()
     write_task_toml(task_dir / "task.toml", config)
     (task_dir / "README.md").write_text(render("new_task/README.md.j2", **values), encoding="utf-8")
-    write_executable(task_dir / "oracle" / "start.sh", render("new_task/start.sh.j2", **values))
-    if language == "python":
-        requirements = render("new_task/requirements.txt.j2", **values).strip()
-        if requirements:
-            (task_dir / "oracle" / "requirements.txt").write_text(requirements + "\n")
+    for rel, template in sorted(lang.templates.items()):
+        text = render(template, lang.template_dir, **values).strip()
+        if not text:  # e.g. no requirements for a framework the template does not know
+            continue
+        if rel.endswith(".sh"):
+            write_executable(task_dir / rel, text + "\n")
+        else:
+            (task_dir / rel).write_text(text + "\n", encoding="utf-8")
     (task_dir / "tests" / "conftest.py").write_text(render("new_task/conftest.py.j2", **values))
     return task_dir

@@ -4,8 +4,9 @@ An output task is `data/<split>/<id>/` with `task.json` (port, language, endpoin
 and `tests/` (pytest, reading `SERVICE_BASE_URL`). For a candidate this module measures:
 
 - DSR: its start script (see `workspace`) starts a service that answers HTTP on the task's port
-  within the startup deadline. Python candidates run with an environment built from their
-  `requirements.txt` (bare when absent) first on PATH; Java candidates with the machine's JDK.
+  within the startup deadline, in the environment its language's module (pipeline/languages)
+  builds: Python candidates with one from their `requirements.txt` (bare when absent) first
+  on PATH, Java candidates with the machine's JDK.
   The port is the task's, as the contract says: if something else holds it, evaluation stops
   with `PortBusyError` (a busy port says nothing about the candidate).
 - the task's tests against that service (only when it deployed): per test outcome, Pass@1 and
@@ -26,11 +27,12 @@ from typing import Any
 from pipeline.execution import (
     EnvError,
     ServiceError,
-    ensure_env,
+    ensure_task_env,
     port_in_use,
     run_pytest,
     start_service,
 )
+from pipeline.languages import is_known, names
 from pipeline.routes import extract_routes, match_endpoints
 
 from . import metrics
@@ -94,6 +96,9 @@ def load_task(task_dir: Path) -> TaskInfo:
         raise EvaluateError(f"{path} is malformed ({type(exc).__name__}: {exc})") from exc
     if not task.tests_dir.is_dir():
         raise EvaluateError(f"{task.tests_dir} not found: the task has no test suite")
+    if not is_known(task.language):
+        raise EvaluateError(f"{path}: language {task.language!r} is not known (known: "
+                            f"{', '.join(names())}); add its module to pipeline/languages/")
     return task
 
 
@@ -152,11 +157,10 @@ def _port_free(port: int) -> bool:
     return True
 
 
-def _python_env_bin(task: TaskInfo, candidate: Path, cache_dir: Path | None) -> Path | None:
-    if task.language == "java":
-        return None
-    req = candidate / "requirements.txt"
-    return ensure_env(req if req.is_file() else None, root=cache_dir).bin
+def _env_bin(task: TaskInfo, candidate: Path, cache_dir: Path | None) -> Path | None:
+    """The candidate's environment, as the task's language builds it (None: the machine's)."""
+    env = ensure_task_env(candidate, task.language, root=cache_dir)
+    return env.bin if env else None
 
 
 def _deploy_and_test(task: TaskInfo, candidate: Path, script: str, result: dict[str, Any], *,
@@ -165,7 +169,7 @@ def _deploy_and_test(task: TaskInfo, candidate: Path, script: str, result: dict[
     """Start the candidate and run the task's tests; fills the DSR fields of `result`.
     Returns the per-test outcomes, or None when the service did not deploy."""
     try:
-        env_bin = _python_env_bin(task, candidate, cache_dir)
+        env_bin = _env_bin(task, candidate, cache_dir)
     except EnvError as exc:
         result["dsr_reason"] = f"environment from requirements.txt failed: {exc}"
         return None

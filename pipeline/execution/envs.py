@@ -5,7 +5,8 @@ runs and across tasks, so environments are cached under `<cache root>/envs/<key>
 key hashes the requirements (normalised) and the interpreter version. Creation is atomic: the
 env is built in a temporary folder and renamed into place only once complete (with a marker
 file), under a per-key file lock, so a concurrent or killed build is never mistaken for a
-finished one. Java tasks need no environment.
+finished one. Which languages need one is the language registry's business
+(`ensure_task_env`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from pipeline.languages import task_env
 
 from .process import Launch, is_secret_name, spawned, tail_file
 
@@ -220,8 +223,6 @@ def _build(
 def ensure_task_env(
     oracle_dir: Path, language: str = "python", root: Path | None = None,
 ) -> TaskEnv | None:
-    """The environment a task's oracle runs in: None for Java, else from its requirements."""
-    if language == "java":
-        return None
-    req = oracle_dir / "requirements.txt"
-    return ensure_env(req if req.is_file() else None, root=root)
+    """The environment a task's oracle runs in, as its language's module builds it (Python:
+    from its requirements; None for a language that uses the machine's tools, like Java)."""
+    return task_env(oracle_dir, language, root)

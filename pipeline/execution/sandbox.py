@@ -37,6 +37,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
+from pipeline.languages import interpreter_names
+
 from . import netns
 from .process import Launch, scratch_prefix
 from .uids import UidLease
@@ -287,7 +289,7 @@ def _needed_paths(launch: Launch) -> set[str]:
     program = shutil.which(launch.argv[0], path=path) if launch.argv else None
     programs = [program] if program else []
     for folder in launch.path_prefix:
-        programs += [str(Path(folder) / n) for n in ("python", "python3", "java")]
+        programs += [str(Path(folder) / n) for n in interpreter_names()]
     for prog in programs:
         if os.path.exists(prog):
             cands.append(os.path.realpath(prog))

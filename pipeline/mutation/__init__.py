@@ -14,12 +14,14 @@ True/False) and adds the ones that matter for REST services (status codes, state
 return values changed); `java` is a smaller source-level set for Java oracles. Our runner
 reuses the project's own execution layer (`start_service`, `run_pytest`, process groups).
 
-Modules: `operators` / `java` (pure: source -> mutants), `select` (pure: capped, spread,
-seeded choice), `scores` (pure: runs -> the task.json block), `runner` (the I/O: services).
+Modules: `operators` / `java` (pure: source -> mutants), `oracle` (pure: an oracle's files ->
+mutants, by the language registry), `select` (pure: capped, spread, seeded choice),
+`scores` (pure: runs -> the task.json block), `runner` (the I/O: services).
 """
 
 from .java import java_mutants
-from .operators import OPERATORS, Mutant, oracle_mutants, python_mutants
+from .operators import OPERATORS, Mutant, python_mutants
+from .oracle import oracle_mutants
 from .runner import mutation_report, run_mutation
 from .scores import (
     MutantResult,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .operators import Edit, Mutant, mutate_status, name_mutants
+from .model import Edit, Mutant, mutate_status, name_mutants
 
 _STATUS = re.compile(r"(?<![\w.])([1-5]\d\d)(?![\w.])")
 _EQUALITY = re.compile(r"(?<![=!<>])(==|!=)(?!=)")

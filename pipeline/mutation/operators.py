@@ -24,8 +24,12 @@ positions are unreliable before 3.12), route decorators' strings, and the `if __
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import NamedTuple
+
+from .model import STATUS_SWAP, Edit, Mutant, apply_edit, mutate_status, name_mutants
+from .realistic import realistic_edits
+
+__all__ = ["OPERATORS", "STATUS_SWAP", "Edit", "Mutant", "apply_edit", "is_status_code",
+           "mutate_status", "name_mutants", "python_edits", "python_mutants"]
 
 #: Every mutant's operator is its fault kind. The realistic kinds (`realistic.py`) come first:
 #: they win over an operator flip that makes the same edit, and the capped selection visits
@@ -42,13 +46,6 @@ _CMP_SYMBOL = {
     ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">", ast.LtE: "<=",
     ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not",
 }
-#: Status code -> the plausible wrong one a careless implementation would send.
-STATUS_SWAP = {
-    200: 201, 201: 200, 202: 200, 204: 200, 301: 302, 302: 301, 303: 302, 307: 302,
-    400: 422, 401: 403, 403: 401, 404: 400, 405: 400, 406: 400, 409: 400, 410: 404,
-    412: 409, 413: 400, 415: 400, 422: 400, 429: 400, 500: 503, 501: 500, 502: 500,
-    503: 500,
-}
 STATUS_CALLS = frozenset({
     "abort", "HTTPException", "Response", "JSONResponse", "PlainTextResponse",
     "RedirectResponse", "make_response", "redirect", "send_response", "send_error",
@@ -59,46 +56,6 @@ STATUS_KEYWORDS = frozenset({"status_code", "status", "code"})
 STATUS_CALL_WORDS = ("reply", "respond", "response", "abort", "error", "exception", "status")
 _SIMPLE_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Raise,
                       ast.Delete, ast.Assert)
-
-
-@dataclass(frozen=True)
-class Mutant:
-    """One mutant: which file of the oracle it changes, where, how, and the file's new text."""
-
-    id: str
-    file: str  # posix path relative to the oracle folder
-    line: int
-    operator: str
-    description: str
-    source: str  # the whole mutated file
-
-    @property
-    def kind(self) -> str:
-        """The fault kind (the operator's name; `status_code` is "an error status swapped")."""
-        return self.operator
-
-    def summary(self) -> dict[str, object]:
-        return {"id": self.id, "file": self.file, "line": self.line, "operator": self.operator,
-                "kind": self.kind, "description": self.description}
-
-
-class Edit(NamedTuple):
-    """Replace characters [start, end) of the file with `text` (a candidate mutation)."""
-
-    start: int
-    end: int
-    line: int
-    operator: str
-    description: str
-    text: str
-
-
-def mutate_status(code: int) -> int:
-    """The status a mutant sends instead of `code`."""
-    if code in STATUS_SWAP:
-        return STATUS_SWAP[code]
-    base = code // 100 * 100
-    return base if base != code else code + 1
 
 
 def is_status_code(value: object) -> bool:
@@ -312,17 +269,11 @@ def _all_args(args: ast.arguments) -> list[ast.arg]:
 
 def python_edits(source: str) -> list[Edit]:
     """Every candidate edit of a Python module, in source order (raises SyntaxError)."""
-    from .realistic import realistic_edits  # local: realistic.py imports this module
-
     tree = ast.parse(source)
     src = _Source(source)
     finder = _Finder(tree, src)
     edits = finder.run(tree) + realistic_edits(tree, src, finder.skip, finder.decorator)
     return sorted(edits, key=lambda e: (e.start, OPERATORS.index(e.operator), e.end, e.text))
-
-
-def apply_edit(source: str, edit: Edit) -> str:
-    return source[: edit.start] + edit.text + source[edit.end:]
 
 
 def python_mutants(path: str, source: str) -> list[Mutant]:
@@ -351,27 +302,3 @@ def python_mutants(path: str, source: str) -> list[Mutant]:
         if ast.dump(tree) != original:
             kept.append((edit, mutated))
     return name_mutants(path, kept)
-
-
-def name_mutants(path: str, kept: list[tuple[Edit, str]]) -> list[Mutant]:
-    """Give each mutant its id: `<file>:<line>:<operator>:<n>` (n counts from 1 per line+op)."""
-    counts: dict[tuple[int, str], int] = {}
-    out = []
-    for edit, mutated in kept:
-        key = (edit.line, edit.operator)
-        counts[key] = counts.get(key, 0) + 1
-        out.append(Mutant(id=f"{path}:{edit.line}:{edit.operator}:{counts[key]}", file=path,
-                          line=edit.line, operator=edit.operator,
-                          description=edit.description, source=mutated))
-    return out
-
-
-def oracle_mutants(files: dict[str, str], language: str) -> list[Mutant]:
-    """Mutants of every source file of an oracle (`files`: relative path -> text), by path."""
-    from .java import java_mutants  # local: java.py imports this module
-
-    make = java_mutants if language == "java" else python_mutants
-    out: list[Mutant] = []
-    for path in sorted(files):
-        out.extend(make(path, files[path]))
-    return out

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .operators import Edit
+from .model import Edit
 
 REALISTIC = ("validation_removed", "write_not_persisted", "field_dropped", "filter_ignored",
              "sort_ignored", "pagination_off_by_one", "default_changed")

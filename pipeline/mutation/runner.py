@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -34,29 +33,25 @@ from pipeline.execution import (
     start_service,
 )
 from pipeline.execution.ports import free_port
+from pipeline.languages import get_language
 from pipeline.tasks import load_task
 
-from .operators import Mutant, oracle_mutants
+from .operators import Mutant
+from .oracle import oracle_mutants
 from .scores import MutantResult, mutation_scores
 from .select import DEFAULT_CAP, DEFAULT_SEED, select_mutants
 
-SKIP_DIRS = frozenset({"__pycache__", ".venv", "venv", "node_modules", "tests", "test",
-                       "build", "target", ".git"})
-_JAVAC_ERROR = re.compile(r"\.java:\d+: error:")
 _COPY_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".venv", ".git")
 Progress = Callable[[Mutant, MutantResult], None]
 
 
 def read_oracle_sources(oracle_dir: Path, language: str) -> dict[str, str]:
-    """Source files to mutate: relative posix path -> text (no tests, caches or envs)."""
-    ext = ".java" if language == "java" else ".py"
+    """Source files to mutate: relative posix path -> text (the registry's one definition of
+    an oracle's source files; files that are not UTF-8 are left out)."""
     out = {}
-    for path in sorted(oracle_dir.rglob(f"*{ext}")):
-        rel = path.relative_to(oracle_dir)
-        if SKIP_DIRS & set(rel.parts[:-1]) or rel.name.startswith("test_"):
-            continue
+    for path in get_language(language).source_files(oracle_dir):
         try:
-            out[rel.as_posix()] = path.read_text(encoding="utf-8")
+            out[path.relative_to(oracle_dir).as_posix()] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
     return out
@@ -145,8 +140,8 @@ def run_mutant(mutant: Mutant, oracle_dir: Path, settings: Settings, work_root: 
             run, _ = run_suite(oracle, settings, log)
         except ServiceError as exc:
             text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
-            status = "invalid" if settings.language == "java" and _JAVAC_ERROR.search(text) \
-                else "stillborn"
+            build_error = get_language(settings.language).build_error
+            status = "invalid" if build_error and build_error.search(text) else "stillborn"
             return MutantResult(mutant.id, status, detail=str(exc)[:300],
                                 duration_s=round(time.monotonic() - started, 2))
         return MutantResult(mutant.id, "ran", detected(run),

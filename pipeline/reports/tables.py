@@ -20,7 +20,7 @@ from pipeline.tasks import RawTask
 TASK_COLUMNS = {
     "id": "task id (data/<split>/<id>)",
     "split": "verified | train",
-    "language": "python | java",
+    "language": "implementation language (pipeline/languages: python, java, ...)",
     "framework": "web framework of the oracle",
     "domain": "what the service is about",
     "source": "github (collected) | expert (written for the benchmark)",

@@ -12,9 +12,9 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections import Counter
 from pathlib import Path
 
+from pipeline.languages import get_language, guess_language
 from pipeline.records import TaskConfig, Upstream
 from pipeline.scaffold import next_free_port, render, write_executable, write_task_toml
 from pipeline.stages.docport import stated_port
@@ -127,30 +127,19 @@ def safe_files(root: Path) -> list[Path]:
     return sorted(out)
 
 
-def guess_language(files: list[Path]) -> str:
-    counts = Counter(p.suffix for p in files)
-    return "java" if counts[".java"] > counts[".py"] else "python"
-
-
 def guess_framework(root: Path, files: list[Path], language: str) -> str:
+    """The first of the language's framework needles found in its sources and build files."""
+    lang = get_language(language)
+    suffixes = (*lang.suffixes, *lang.manifests)
     text = " ".join(
         (root / f).read_text(encoding="utf-8", errors="replace")[:20000]
         for f in files
-        if f.suffix in (".py", ".java", ".txt", ".toml", ".xml", ".gradle")
-    )
-    for needle, name in (
-        ("fastapi", "fastapi"),
-        ("flask", "flask"),
-        ("django", "django"),
-        ("starlette", "starlette"),
-        ("springframework", "spring"),
-        ("io.javalin", "javalin"),
-        ("spark.Spark", "spark"),
-        ("com.sun.net.httpserver", "httpserver"),
-    ):
-        if needle.lower() in text.lower():
+        if f.suffix in suffixes
+    ).lower()
+    for needle, name in lang.frameworks:
+        if needle.lower() in text:
             return name
-    return "unknown" if language == "python" else "httpserver"
+    return lang.default_framework
 
 
 def _readme_text(path: Path) -> str:
@@ -242,6 +231,8 @@ def _stage(
         shutil.copy2(src / readme, staged / "README.md")
     else:
         (staged / "README.md").write_text(render("new_task/README.md.j2", **values))
-    if not (oracle / "start.sh").exists():
-        write_executable(oracle / "start.sh", render("new_task/start.sh.j2", **values))
+    lang = get_language(language)
+    if not (oracle / "start.sh").exists() and "oracle/start.sh" in lang.templates:
+        write_executable(oracle / "start.sh",
+                         render(lang.templates["oracle/start.sh"], lang.template_dir, **values))
     return staged

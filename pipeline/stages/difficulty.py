@@ -6,31 +6,17 @@ only part that reads files, through lizard.
 
 from __future__ import annotations
 
-import ast
-import re
 from pathlib import Path
 
 import lizard
 import yaml
 from pydantic import BaseModel
 
+from pipeline.languages import get_language, guess_language
 from pipeline.paths import RUBRICS_DIR
 from pipeline.records import Difficulty, DifficultyMetrics, DifficultyPoints
 
 METRIC_KEYS = ("loc", "cyclomatic_complexity", "files", "endpoints", "functions_classes")
-SOURCE_SUFFIXES = {"python": (".py",), "java": (".java",)}
-SKIP_DIRS = {
-    "tests",
-    "test",
-    "__pycache__",
-    ".venv",
-    "venv",
-    "node_modules",
-    "build",
-    "target",
-    ".git",
-}
-_JAVA_TYPE_RE = re.compile(r"\b(class|interface|enum|record)\s+[A-Z_a-z]\w*")
 
 
 class Step(BaseModel):
@@ -101,48 +87,23 @@ def score_difficulty(
 
 
 def source_files(root: Path, language: str) -> list[Path]:
-    """Oracle source files of the task's language; tests and build output excluded."""
-    suffixes = SOURCE_SUFFIXES.get(language, (".py", ".java"))
-    out = []
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).parts
-        if any(part in SKIP_DIRS or part.startswith(".") for part in rel[:-1]):
-            continue
-        name = path.name
-        if path.is_file() and name.endswith(suffixes) and not _is_test_file(name):
-            out.append(path)
-    return out
-
-
-def _is_test_file(name: str) -> bool:
-    stem = name.rsplit(".", 1)[0]
-    return (
-        stem.startswith("test_") or stem.endswith(("_test", "Test", "Tests")) or stem == "conftest"
-    )
-
-
-def _count_types(path: Path, text: str) -> int:
-    if path.suffix == ".py":
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            return 0
-        return sum(isinstance(n, ast.ClassDef) for n in ast.walk(tree))
-    stripped = re.sub(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\])*\"", "", text, flags=re.S)
-    return len(_JAVA_TYPE_RE.findall(stripped))
+    """The oracle's source files (the registry's one definition, shared with routes, mutation
+    and evaluate): tests, build output, migrations and blank files excluded."""
+    return get_language(language).source_files(root)
 
 
 def measure_source(root: Path, language: str, endpoints: int) -> DifficultyMetrics:
     """LOC (lizard's NLOC), total CCN, files, functions+classes of the code under `root`."""
     loc = ccn = funcs = classes = 0
-    files = source_files(root, language)
+    lang = get_language(language)
+    files = lang.source_files(root)
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
         info = lizard.analyze_file.analyze_source_code(str(path), text)
         loc += info.nloc
         ccn += sum(f.cyclomatic_complexity for f in info.function_list)
         funcs += len(info.function_list)
-        classes += _count_types(path, text)
+        classes += lang.count_types(path, text)
     return DifficultyMetrics(
         loc=loc,
         cyclomatic_complexity=ccn,
@@ -155,7 +116,6 @@ def measure_source(root: Path, language: str, endpoints: int) -> DifficultyMetri
 def task_difficulty(directory: Path, table: DifficultyTable | None = None) -> Difficulty:
     """Difficulty of a raw task (its oracle and README) or of a bare source tree."""
     from pipeline.spec import load_spec
-    from pipeline.stages.collect import guess_language
     from pipeline.tasks import TaskError, load_task
 
     directory = Path(directory)

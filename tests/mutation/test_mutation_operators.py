@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 
+from pipeline.mutation import oracle_mutants
 from pipeline.mutation.java import java_mutants, mask_java
-from pipeline.mutation.operators import mutate_status, oracle_mutants, python_mutants
+from pipeline.mutation.operators import mutate_status, python_mutants
 
 SNIPPET = '''"""Module docstring."""
 import os
