@@ -38,7 +38,7 @@ def _norm(path: str) -> str:
 def documented(text: str) -> list[tuple[str, str]]:
     """(method, path) of the endpoints whose part of the text holds a response JSON fence."""
     lines = text.split("\n")
-    parts: list[tuple[tuple[str, str] | None, list[str]]] = [(None, [])]
+    parts: list[tuple[tuple[str, str] | None, bool, list[str]]] = [(None, False, [])]
     in_fence = False
     for ln in lines:
         if _FENCE.match(ln):
@@ -46,14 +46,15 @@ def documented(text: str) -> list[tuple[str, str]]:
         # inside a fence only a request line ("GET /spots?level=1") names an endpoint
         m = _NAMES.match(ln.strip()) if in_fence else _NAMES.search(ln)
         if m:
-            parts.append(((m.group(1), _norm(m.group(2))), []))
-        parts[-1][1].append(ln)
+            parts.append(((m.group(1), _norm(m.group(2))), in_fence, []))
+        parts[-1][2].append(ln)
     out: list[tuple[str, str]] = []
-    for key, body in parts:
+    for key, started_in_fence, body in parts:
         if key is None or key in out:
             continue
-        label = ""
-        fence: list[str] | None = None
+        # a part that starts on a request line inside a fence: that fence is the request
+        label = "request" if started_in_fence else ""
+        fence: list[str] | None = [] if started_in_fence else None
         for ln in body[1:]:
             if _FENCE.match(ln):
                 if fence is None:

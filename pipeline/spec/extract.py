@@ -12,6 +12,11 @@ from pipeline.spec.details import Details, read_details
 from pipeline.spec.endpoints import Mention, find_mentions
 from pipeline.spec.inline import joined
 from pipeline.spec.markdown import Block, parse_blocks, plain, plain_lines
+from pipeline.spec.named_sections import (
+    apply_named_sections,
+    example_instances,
+    interface_names,
+)
 from pipeline.spec.paths import (
     ENDPOINT_RE,
     METHODS,
@@ -58,11 +63,23 @@ def _owned(blocks: list[Block], heading_of: list[int], m: Mention, key: Key,
         if stop > b and blk.kind == "heading" and blk.level <= level:
             break
         if item >= 0 and blk.item != item:
-            break  # a mention in a list item owns that item only
+            if not _field_item(blk, item):
+                break  # a mention in a list item owns that item only ...
+            item = blk.item  # ... and the "Label: value" items right after it
         if stop > b and keys_at.get(stop, set()) - {key}:
             break
         stop += 1
     return blocks[start:stop]
+
+
+_FIELD_ITEM = re.compile(r"^\W*[A-Za-z\u4e00-\u9fff][\w \u4e00-\u9fff/-]{0,30}[:：]")
+
+
+def _field_item(blk: Block, item: int) -> bool:
+    """The next list item is one more field of the same endpoint ("- Auth: required")."""
+    first = next((ln for ln in plain_lines(blk.text) if ln.strip()), "")
+    return (blk.kind == "text" and blk.item == item + 1 and bool(_FIELD_ITEM.match(first))
+            and not ENDPOINT_RE.search(first))
 
 
 def _alone_in_section(blocks: list[Block], anchor: int, key: Key,
@@ -236,6 +253,9 @@ def extract_spec(markdown_text: str) -> Spec:
     by_key: dict[Key, list[Mention]] = {}
     for m in find_mentions(blocks):
         by_key.setdefault(_key(m, base), []).append(m)
+    code_only = {k for k, ms in by_key.items() if all(m.source in ("code", "curl") for m in ms)}
+    for k in example_instances(list(by_key), code_only):
+        del by_key[k]
     # where each endpoint is defined; a passing mention ("the body follows POST /x") does not
     # end the part of the document the endpoint around it owns
     keys_at: dict[int, set[Key]] = {}
@@ -244,6 +264,7 @@ def extract_spec(markdown_text: str) -> Spec:
             keys_at.setdefault(m.block, set()).add(key)
     refs: dict[Key, dict[str, str]] = {}
     endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at, refs) for k, ms in by_key.items()]
+    apply_named_sections(endpoints, blocks, interface_names(blocks, keys_at))
     enrich.same_as(endpoints, refs)
     auth = docinfo.auth(blocks, list(by_key))
     _enrich(endpoints, blocks, by_key, heading_of, has_auth=auth is not None, base=base)

@@ -49,6 +49,7 @@ def required_flag(text: str) -> bool | None:
 
 _COMMENT = re.compile(r"(?<![:\"'\w])\s*(?://|#).*$", re.M)
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+_BAD_ESCAPE = re.compile(r"\\(?![\"\\/bfnrtu])")
 
 
 def parse_json(text: str) -> Any:
@@ -63,8 +64,13 @@ def parse_json(text: str) -> Any:
     cleaned = _TRAILING_COMMA.sub(r"\1", _COMMENT.sub("", s))
     cleaned = re.sub(r"^\s*\.\.\.\s*,?\s*$", "", cleaned, flags=re.M)
     cleaned = re.sub(r",\s*(?:\.\.\.|…)(?=\s*[\]}])", "", cleaned)
+    cleaned = _TRAILING_COMMA.sub(r"\1", cleaned)
     try:
-        return json.loads(_TRAILING_COMMA.sub(r"\1", cleaned))
+        return json.loads(cleaned)
+    except ValueError:
+        pass
+    try:  # a regex written as "^\$[a-z]+$": a backslash JSON has no escape for stays literal
+        return json.loads(_BAD_ESCAPE.sub(r"\\\\", cleaned))
     except ValueError:
         return s
 
