@@ -138,6 +138,9 @@ def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list
         rest = _clean_summary(m.summary)
         if _LETTERS.search(rest) and not _STATUS_FIRST.match(rest):
             return _clean_summary(_sentence(rest))
+    named = _item_name(blocks, m)
+    if named:
+        return named
     anchor = heading_of[m.block] if blocks[m.block].kind != "heading" else -1
     section_keys = set().union(*(k for b, k in keys_at.items() if heading_of[b] == anchor))
     if len(section_keys) > 1:
@@ -153,6 +156,26 @@ def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list
     if (_LETTERS.search(ln) and not ENDPOINT_RE.search(ln) and not _STATUS_FIRST.match(ln)
             and not re.match(r"^[^:：]{1,20}[:：]", ln) and not ln.endswith((":", "："))):
         return _clean_summary(_sentence(ln))
+    return ""
+
+
+_NAME_FIELD = re.compile(r"^\W*(?:api|interface|endpoint|operation)?\s*name\s*[:：]\s*(?P<v>.+)$"
+                         r"|^\W*(?:API|接口)\s*名称\s*[:：]\s*(?P<zh>.+)$", re.I)
+
+
+def _item_name(blocks: list[Block], m: Mention) -> str:
+    """"- API Name: Homepage" earlier in the list item whose "Method:"/"Path:" lines name the
+    endpoint."""
+    item = blocks[m.block].item
+    if item < 0 or m.source == "heading":
+        return ""
+    i = m.block - 1
+    while i >= 0 and blocks[i].kind == "text" and blocks[i].item == item:
+        for ln in plain_lines(blocks[i].text):
+            hit = _NAME_FIELD.match(ln.strip())
+            if hit and not ENDPOINT_RE.search(ln):
+                return _clean_summary(hit.group("v") or hit.group("zh"))
+        i -= 1
     return ""
 
 

@@ -252,8 +252,8 @@ def apply_described(ep: Endpoint) -> None:
         if is_described_body(value):
             del ep.response_examples[code]
             ep.response_schema = ep.response_schema or body_schema(value)
-    for p in ep.params:
-        if p.location != "body" and p.description:
+    for p in ep.params:  # body fields with no body schema: their bullet notes are the rules
+        if p.description and (p.location != "body" or not p.constraints):
             _merge_param(p, describe(p.description, None))
 
 
