@@ -147,7 +147,30 @@ def _body(ep: Endpoint) -> Any:
         return None
     if isinstance(ep.request_example, dict):
         return Unique(ep.request_example)
-    return ep.request_example if isinstance(ep.request_example, list) else None
+    if isinstance(ep.request_example, list):
+        return ep.request_example
+    return _params_body(ep)
+
+
+def _params_body(ep: Endpoint) -> dict[str, Any] | None:
+    """A body from documented fields with an allowed value or a default ("`choice`: string,
+    enum {rock, paper, scissors}"); None unless every body field has one."""
+    fields = [p for p in ep.params if p.location == "body"]
+    out: dict[str, Any] = {}
+    for p in fields:
+        enum = p.constraints.get("enum")
+        if isinstance(enum, list) and enum:
+            out[p.name] = enum[0]
+        elif "default" in p.constraints:
+            out[p.name] = p.constraints["default"]
+        else:
+            return None
+    return out or None
+
+
+def _text_checks(ep: Endpoint) -> list[str]:
+    """The text a non-JSON page must show, as the document quotes it."""
+    return [f"assert {t!r} in response.text, response.text[:500]" for t in ep.response_text]
 
 
 def _register(spec: Spec) -> Endpoint | None:
@@ -212,6 +235,8 @@ def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] 
     if fields:
         lines.append("body = response.json()")
         lines.append(f"assert set({sorted(fields)!r}) <= set(body), body")
+    elif 204 not in codes:
+        lines += _text_checks(ep)
     what = ep.summary or f"{ep.method} {ep.path}"
     return f"{what}: the documented success ({', '.join(map(str, codes))}).", lines
 
@@ -228,7 +253,10 @@ def error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str
         return ("unknown_id", "A path naming no record answers 404 Not Found.",
                 [_call("response", ep, url, False, _body(ep)),
                  _code_check("response", (404,))])
-    if ep.method in _BODY:
+    # fields with allowed values or defaults and none required: no body is an error
+    loose = ep.request_example is None and not ep.request_schema and _params_body(ep) \
+        is not None and not any(p.required for p in ep.params)
+    if ep.method in _BODY and not loose:
         schema = ep.request_schema or {}
         if schema.get("required") or any(p.required for p in ep.params if p.location == "body"):
             codes = tuple(c for c in (400, 422) if c in ep.status_codes) or (400, 422)

@@ -120,7 +120,7 @@ def endpoint_fields(ep: Endpoint) -> set[str]:
     out |= _keys(ep.request_example)
     for example in ep.response_examples.values():
         out |= _keys(example)
-    return out | {p.name for p in ep.params}
+    return out | {p.name for p in ep.params} | set(ep.response_text)  # text a page shows
 
 
 def _keys(value: Any, depth: int = 0) -> set[str]:

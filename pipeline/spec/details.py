@@ -271,11 +271,13 @@ class _Reader:
             if where:
                 loc = {"form": "body"}.get(where.group("loc").lower(), where.group("loc").lower())
                 meta = meta[where.end():].strip(" ,;")
-            desc = plain(m.group("desc")).strip()
+            desc = plain(m.group("desc")).strip().lstrip(":：").strip()
             first = re.split(r"[,;/]", meta)[0].strip()
             if where and not meta:  # the type follows the colon: "string, enum {...}"
-                first = re.split(r"[,;/(\s]", desc)[0].strip()
+                first = re.split(r"[,;/(\s，；、（]", desc)[0].strip()
             typ = first if first and json_type(first) else None
+            if where and not meta and typ:
+                typ = json_type(typ)  # "整数" → "integer"
             if meta and typ is None:  # "(≥ 0, default 0)": rules, not a type
                 desc = f"{meta}{'; ' + desc.lstrip('. ') if desc.strip('. ') else ''}"
             flag = required_flag(meta) if meta else None

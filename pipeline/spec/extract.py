@@ -26,6 +26,7 @@ from pipeline.spec.paths import (
     split_methods,
 )
 from pipeline.spec.schema import auth_marker
+from pipeline.spec.texts import copy_response_texts, response_texts
 from pipeline.spec.typedesc import apply_described
 
 Key = tuple[str, str]
@@ -209,17 +210,20 @@ def _params(key: Key, mentions: list[Mention], documented: list[Param]) -> list[
 
 
 def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of: list[int],
-              keys_at: dict[int, set[Key]], refs: dict[Key, dict[str, str]]) -> Endpoint:
+              keys_at: dict[int, set[Key]], refs: dict[Key, dict[str, str]],
+              text_refs: dict[Key, Key]) -> Endpoint:
     d = Details()
     # an endpoint's own section (heading, split fields) speaks before passing mentions
     rank = {"heading": 0, "field": 1, "code": 2, "table": 3, "text": 4, "curl": 5}
     # passing mentions are a last resort
     own = [m for m in mentions if defining(m, blocks)] or mentions
+    all_owned: list[Block] = []
     for m in sorted(own, key=lambda m: rank[m.source]):
         if m.source == "table":
             _table_details(m, d)
             continue
         owned = _owned(blocks, heading_of, m, key, keys_at)
+        all_owned += owned
         if m.source == "heading" and d.auth_required is None:
             d.auth_required = auth_marker(plain(blocks[m.block].text))
         if not d.summary:
@@ -227,6 +231,9 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
         read_details(key[0], owned, d)
     if d.same_as:
         refs[key] = d.same_as
+    texts, text_ref = response_texts(all_owned)
+    if text_ref is not None:
+        text_refs[key] = text_ref
     return Endpoint(
         method=key[0], path=key[1], summary=d.summary,
         params=_params(key, mentions, d.params),
@@ -235,6 +242,7 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
         response_examples=d.response_examples,
         status_codes=dict(sorted(d.status_codes.items())),
         auth_required=d.auth_required, rate_limit=d.rate_limit, line=mentions[0].line,
+        response_text=texts if d.response_schema is None and d.response_example is None else [],
     )
 
 
@@ -286,7 +294,10 @@ def extract_spec(markdown_text: str) -> Spec:
         for m in [m for m in ms if defining(m, blocks)] or ms:
             keys_at.setdefault(m.block, set()).add(key)
     refs: dict[Key, dict[str, str]] = {}
-    endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at, refs) for k, ms in by_key.items()]
+    text_refs: dict[Key, Key] = {}
+    endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at, refs, text_refs)
+                 for k, ms in by_key.items()]
+    copy_response_texts(endpoints, text_refs, base)
     apply_named_sections(endpoints, blocks, interface_names(blocks, keys_at))
     enrich.same_as(endpoints, refs)
     auth = docinfo.auth(blocks, list(by_key))

@@ -82,6 +82,8 @@ def _enum(note: str, typ: str) -> list[Any] | None:
     m = _ENUM_LIST.search(note)
     if m:
         inner = m.group("v")
+        if inner.startswith("{") and inner.endswith("}"):
+            inner = f"[{inner[1:-1]}]"  # "{6,8,20}" keeps its order (a set would not)
         try:
             value = ast.literal_eval(inner.replace("null", "None"))
             items = list(value) if isinstance(value, (list, tuple, set)) else []

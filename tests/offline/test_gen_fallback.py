@@ -110,3 +110,19 @@ def test_no_success_is_guessed_for_a_body_that_cannot_be_formed() -> None:
                                     params=[Param(name="orders", location="body")])])
     names = [c.name for c in fill_uncovered("b", spec, [], auth=False)]
     assert names == ["test_post_batch_malformed_json"]
+
+
+def test_html_pages_get_text_checks_and_a_body_from_allowed_values() -> None:
+    """A page endpoint's success case checks the quoted text; a form with allowed values gets
+    the first one; no malformed-JSON error for fields that have a documented fallback."""
+    from pathlib import Path
+
+    from pipeline.spec import load_spec
+
+    spec = load_spec(Path(__file__).parents[1] / "spec" / "fixtures" / "html_pages.md")
+    cases = {c.name: c.code for c in fill_uncovered("dice", spec, [], auth=False)}
+    home = cases["test_get_root_documented_success"]
+    assert "assert 'Dice Roller' in response.text" in home
+    post = cases["test_post_roll_documented_success"]
+    assert "json={'sides': 6}" in post and "assert 'You rolled:' in response.text" in post
+    assert not any("malformed_json" in n for n in cases)
