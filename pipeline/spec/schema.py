@@ -130,7 +130,8 @@ _AUTH_NO = re.compile(
     r"auth(?:entication|orization)?\s*(?:required|needed)?\s*[:：]\s*(?:no|none|false|not\s+required"
     r"|public|n/a|optional|not\s+needed)\b|\bno\s+auth(?:entication)?\b|\bpublic\s+endpoint\b|\bwithout\s+auth"
     r"|\bdoes\s+not\s+require\s+(?:auth|a\s+token)|无需(?:认证|登录|鉴权|授权|token|令牌)"
-    r"|不需要(?:认证|登录|鉴权|授权|token|令牌)|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*否",
+    r"|不需要(?:认证|登录|鉴权|授权|token|令牌)|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*否"
+    r"|(?:认证|鉴权|授权|身份验证)\s*[:：]\s*(?:可选|否|无|不需要|非必需|公开)",
     re.I,
 )
 _AUTH_YES = re.compile(
@@ -139,7 +140,8 @@ _AUTH_YES = re.compile(
     r"|bearer|jwt|api[\s-]?key|access\s+token)|\bauth(?:entication)?\s+required\b|🔒"
     r"|\bprotected\b|需要(?:认证|登录|鉴权|授权|token|令牌|Token)"
     r"|\b(?:token|auth\w*|login|api[\s-]?key)\s+(?:is\s+)?required\b"
-    r"|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*是",
+    r"|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*是"
+    r"|(?:认证|鉴权|授权|身份验证)\s*[:：]\s*(?:bearer|token|jwt|必填|必需|必须|需要|是)",
     re.I,
 )
 

@@ -304,3 +304,13 @@ def test_imported_output_schemas_are_read(task: str) -> None:
     got = {(e.method, e.path) for e in spec(task).endpoints
            if e.response_schema or e.response_example is not None or e.response_examples}
     assert {k for k in wanted if not any(p.endswith(k[1]) and m == k[0] for m, p in got)} == set()
+
+
+def test_chinese_edition_reads_the_same_auth_rules_as_the_english_one() -> None:
+    """`- **认证**: Bearer Token 必填` / `- **认证**: 可选` are the English edition's
+    "Authentication: Bearer Token required" / "Optional" (one oracle serves both)."""
+    en = {e.key: e.auth_required for e in spec("customization").endpoints}
+    zh = {e.key: e.auth_required for e in spec("customization-zh").endpoints}
+    assert zh == en
+    assert zh[("GET", "/api/v1/likes/stats/{content_id}")] is False
+    assert zh[("POST", "/api/v1/favorites")] is True
