@@ -5,7 +5,11 @@
 The judge is independent of the extractor: it cuts the raw text at every line that names
 an endpoint ("POST /api/v1/posts", "`GET /tasks/{id}`") and says an endpoint documents a
 response body when its part holds a JSON fence whose nearest label line above speaks of a
-response ("Output Schema", "Response", "Returns", "返回", "响应", "输出"). The extractor
+response ("Output Schema", "Response", "Returns", "返回", "响应", "输出"); a part that starts
+on a request line inside a fence ("GET /health HTTP/1.1") takes that fence as the request,
+not as a body. Endpoints a document names only as "Method: GET" + "Path: `/x`" fields, or
+whose bodies sit in prose bullets, are not counted (the judge undercounts, never overcounts).
+The extractor
 finds it when the endpoint's spec has a response example or schema (any 2xx example counts).
 No asserts: it prints one line per document and the total.
 """

@@ -126,3 +126,17 @@ def test_html_pages_get_text_checks_and_a_body_from_allowed_values() -> None:
     post = cases["test_post_roll_documented_success"]
     assert "json={'sides': 6}" in post and "assert 'You rolled:' in response.text" in post
     assert not any("malformed_json" in n for n in cases)
+
+
+def test_unknown_id_404_only_for_records_the_document_creates_or_a_documented_404() -> None:
+    stats = Endpoint(method="GET", path="/likes/stats/{content_id}",
+                     response_example={"likes": 0})
+    names = [c.name for c in fill_uncovered("s", Spec(endpoints=[stats]), [], auth=False)]
+    assert not any("unknown_id" in n for n in names), names
+    documented = stats.model_copy(update={"status_codes": {200: "OK", 404: "Not Found"}})
+    names = [c.name for c in fill_uncovered("s", Spec(endpoints=[documented]), [], auth=False)]
+    assert any("unknown_id" in n for n in names), names
+    create = Endpoint(method="POST", path="/things", request_example={"name": "a"})
+    item = Endpoint(method="GET", path="/things/{id}")
+    names = [c.name for c in fill_uncovered("s", Spec(endpoints=[create, item]), [], auth=False)]
+    assert "test_get_things_item_unknown_id" in names, names
