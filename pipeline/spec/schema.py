@@ -141,7 +141,8 @@ _AUTH_YES = re.compile(
     r"|\bprotected\b|需要(?:认证|登录|鉴权|授权|token|令牌|Token)"
     r"|\b(?:token|auth\w*|login|api[\s-]?key)\s+(?:is\s+)?required\b"
     r"|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*是"
-    r"|(?:认证|鉴权|授权|身份验证)\s*[:：]\s*(?:bearer|token|jwt|必填|必需|必须|需要|是)",
+    r"|(?:认证|鉴权|授权|身份验证)\s*[:：]\s*(?:bearer|token|jwt|必填|必需|必须|需要|是)"
+    r"|\bheaders?\b[^.。]{0,20}\bauthorization\s*:\s*(?:bearer|token)\b",
     re.I,
 )
 
