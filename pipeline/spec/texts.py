@@ -3,8 +3,9 @@
 Services that answer with HTML pages document them in prose: ``Output: HTML document
 containing title "Rock-Paper-Scissors App"``, or a list of the text segments it shows
 (`` `You chose: <user_choice>` ``). The quoted pieces are what a black-box test can check;
-a ``<placeholder>`` ends the fixed part of a piece, and HTML tags are left out (attribute
-order and quoting are the implementation's choice).
+a piece ends at its first ``<placeholder>`` (kept: it names the value shown there, often an
+input), and HTML tags are left out (attribute order and quoting are the implementation's
+choice).
 """
 
 from __future__ import annotations
@@ -33,12 +34,23 @@ def _fixed(piece: str) -> str | None:
     if piece.startswith(("<", "/")) or "=" in piece or re.fullmatch(r"[a-z_]\w*", piece):
         return None  # a tag, a path, an attribute or a field name: not text a reader sees
     m = _PLACEHOLDER.search(piece)
-    if m:
-        piece = piece[:m.start()]
-    piece = piece.rstrip()
-    if len(piece) < 3 or not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", piece):
+    fixed = (piece[:m.start()] if m else piece).rstrip()
+    if len(fixed) < 3 or not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", fixed):
         return None
-    return piece
+    return piece[:m.end()] if m else fixed  # "You chose: <user_choice>" keeps its placeholder
+
+
+def fixed_part(text: str) -> str:
+    """The literal text before a piece's placeholder ("You chose: <user_choice>" → "You
+    chose:"): what a page must contain whatever the value."""
+    m = _PLACEHOLDER.search(text)
+    return (text[:m.start()] if m else text).rstrip()
+
+
+def placeholder(text: str) -> str | None:
+    """The placeholder's name ("user_choice"), None when the piece has none."""
+    m = _PLACEHOLDER.search(text)
+    return m.group(0).strip("<>{}") if m else None
 
 
 def response_texts(blocks: list[Block]) -> tuple[list[str], tuple[str, str] | None]:
@@ -80,6 +92,6 @@ def copy_response_texts(endpoints: list[Endpoint], refs: dict[tuple[str, str], t
     for key, (method, path) in refs.items():
         ep = by_key.get(key)
         source = by_key.get((method, path)) or by_key.get((method, apply_base(path, base)))
-        if ep is not None and source is not None and not ep.response_text and \
+        if ep is not None and source is not None and source.response_text and \
                 ep.response_schema is None and ep.response_example is None:
-            ep.response_text = list(source.response_text)
+            ep.response_text = list(source.response_text)  # the explicit reference wins

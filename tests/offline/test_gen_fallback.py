@@ -126,6 +126,26 @@ def test_html_pages_get_text_checks_and_a_body_from_allowed_values() -> None:
     post = cases["test_post_roll_documented_success"]
     assert "json={'sides': 6}" in post and "assert 'You rolled:' in response.text" in post
     assert not any("malformed_json" in n for n in cases)
+    # "<value>" names no input: nothing is echoed; "d<sides>" shows the query input back
+    get = cases["test_get_roll_documented_success"]
+    assert "/roll?sides=8" in get
+    assert "shown.group(1) == '8'" in get and get.count("shown = re.search") == 1
+
+
+def test_only_the_callers_input_is_expected_back() -> None:
+    """`<user_choice>` is the caller's `choice`; `<computer_choice>` is not."""
+    from pipeline.records import Param
+
+    ep = Endpoint(method="GET", path="/results",
+                  params=[Param(name="choice", location="query",
+                                constraints={"enum": ["rock", "paper", "scissors"]})],
+                  response_text=["You chose: <user_choice>",
+                                 "The computer chose: <computer_choice>"])
+    code = next(c.code for c in fill_uncovered("r", Spec(endpoints=[ep]), [], auth=False)
+                if c.name.endswith("documented_success"))
+    assert "/results?choice=paper" in code
+    assert code.count("shown = re.search") == 1 and "== 'paper'" in code
+    compile(code, "case.py", "exec")
 
 
 def test_unknown_id_404_only_for_records_the_document_creates_or_a_documented_404() -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from pipeline.records import Endpoint, Spec
 from pipeline.spec import load_spec
+from pipeline.spec.texts import fixed_part, placeholder
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -34,7 +35,9 @@ def test_page_texts_and_summaries() -> None:
     assert home.params == []  # "a form ... with the field `sides`" is output, not input
     roll = ep("html_pages", "GET", "/roll")
     assert roll.summary == "Roll (query)"
-    assert roll.response_text == ["You rolled:", "Dice used: d"]
+    assert roll.response_text == ["You rolled: <value>", "Dice used: d<sides>"]
+    assert [fixed_part(t) for t in roll.response_text] == ["You rolled:", "Dice used: d"]
+    assert [placeholder(t) for t in roll.response_text] == ["value", "sides"]
 
 
 def test_inputs_with_location_type_and_allowed_values() -> None:
@@ -46,14 +49,15 @@ def test_inputs_with_location_type_and_allowed_values() -> None:
 
 
 def test_same_as_output_copies_the_page_texts() -> None:
-    assert ep("html_pages", "POST", "/roll").response_text == ["You rolled:", "Dice used: d"]
+    assert ep("html_pages", "POST", "/roll").response_text == ["You rolled: <value>",
+                                                                "Dice used: d<sides>"]
 
 
 def test_chinese_edition() -> None:
     assert ep("zh_html_pages", "GET", "/").summary == "首页"
     assert ep("zh_html_pages", "GET", "/").response_text == ["掷骰子"]
     roll = ep("zh_html_pages", "GET", "/roll")
-    assert roll.response_text == ["点数：", "骰子：d"]
+    assert [fixed_part(t) for t in roll.response_text] == ["点数：", "骰子：d"]
     sides = next(p for p in roll.params if p.name == "sides")
     assert (sides.location, sides.type, sides.constraints) == ("query", "integer",
                                                                {"enum": [6, 8, 20]})
