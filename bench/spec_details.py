@@ -5,7 +5,11 @@
 The judge is independent of the extractor: it cuts the raw text at every line that names
 an endpoint ("POST /api/v1/posts", "`GET /tasks/{id}`") and says an endpoint documents a
 response body when its part holds a JSON fence whose nearest label line above speaks of a
-response ("Output Schema", "Response", "Returns", "返回", "响应", "输出"). The extractor
+response ("Output Schema", "Response", "Returns", "返回", "响应", "输出"); a part that starts
+on a request line inside a fence ("GET /health HTTP/1.1") takes that fence as the request,
+not as a body. Endpoints a document names only as "Method: GET" + "Path: `/x`" fields, or
+whose bodies sit in prose bullets, are not counted (the judge undercounts, never overcounts).
+The extractor
 finds it when the endpoint's spec has a response example or schema (any 2xx example counts).
 No asserts: it prints one line per document and the total.
 """
@@ -38,7 +42,7 @@ def _norm(path: str) -> str:
 def documented(text: str) -> list[tuple[str, str]]:
     """(method, path) of the endpoints whose part of the text holds a response JSON fence."""
     lines = text.split("\n")
-    parts: list[tuple[tuple[str, str] | None, list[str]]] = [(None, [])]
+    parts: list[tuple[tuple[str, str] | None, bool, list[str]]] = [(None, False, [])]
     in_fence = False
     for ln in lines:
         if _FENCE.match(ln):
@@ -46,14 +50,15 @@ def documented(text: str) -> list[tuple[str, str]]:
         # inside a fence only a request line ("GET /spots?level=1") names an endpoint
         m = _NAMES.match(ln.strip()) if in_fence else _NAMES.search(ln)
         if m:
-            parts.append(((m.group(1), _norm(m.group(2))), []))
-        parts[-1][1].append(ln)
+            parts.append(((m.group(1), _norm(m.group(2))), in_fence, []))
+        parts[-1][2].append(ln)
     out: list[tuple[str, str]] = []
-    for key, body in parts:
+    for key, started_in_fence, body in parts:
         if key is None or key in out:
             continue
-        label = ""
-        fence: list[str] | None = None
+        # a part that starts on a request line inside a fence: that fence is the request
+        label = "request" if started_in_fence else ""
+        fence: list[str] | None = [] if started_in_fence else None
         for ln in body[1:]:
             if _FENCE.match(ln):
                 if fence is None:

@@ -146,7 +146,10 @@ def task_status(store: Any, present: set[str] | None = None) -> dict[str, Any]:
         report = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         entry["mutation_score"] = report["score"] if report else None
         if row.spec is not None and entry["state"] in ("done", "failed"):
-            entry["endpoints_without_accepted"] = endpoints_without_accepted(row.spec, cases)
+            sent = {c.case_id: ev.requests for c in cases
+                    if (ev := store.evidence_for(c.case_id, c.round)) is not None}
+            entry["endpoints_without_accepted"] = endpoints_without_accepted(row.spec, cases,
+                                                                             sent)
     return result
 
 

@@ -84,6 +84,8 @@ class Endpoint(BaseModel):
     # example bodies the document gives for specific status codes (errors included)
     response_examples: dict[int, Any] = Field(default_factory=dict)
     rate_limit: str = ""  # as documented ("10 requests per minute per user")
+    # text a non-JSON (HTML, plain) success response must contain, as the document quotes it
+    response_text: list[str] = Field(default_factory=list)
     # 1-based line of the document where the endpoint is first named (0: unknown)
     line: int = 0
 

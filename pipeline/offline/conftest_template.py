@@ -135,10 +135,33 @@ def other_auth_headers(base_url):
 '''
 
 
+AUTH_OPAQUE = '''
+
+
+def new_user_headers(base_url):
+    """The document names no endpoint that issues tokens: a fresh bearer token is a new user."""
+    token = "user-" + uuid.uuid4().hex
+    return {headers}
+
+
+@pytest.fixture
+def auth_headers(base_url):
+    return new_user_headers(base_url)
+
+
+@pytest.fixture
+def other_auth_headers(base_url):
+    """A second, unrelated user."""
+    return new_user_headers(base_url)
+'''
+
+
 def render_conftest(model: Model, port: int) -> str:
     title = (model.spec.title or "the service").replace('"', "'")
     text = HEAD.format(title=title, port=port)
     field, header = token_field(model), header_source(model)
+    if model.opaque_tokens and header is not None:
+        return text + AUTH_OPAQUE.format(headers=header)
     if not model.auth_usable or field is None or header is None or model.login is None:
         return text
     reg = model.register

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 from pipeline.records import Endpoint, Spec, TestCase
+from pipeline.spec.texts import fixed_part, placeholder
 
 AUTHOR = "offline"
 INDENT = "    "
@@ -147,7 +149,62 @@ def _body(ep: Endpoint) -> Any:
         return None
     if isinstance(ep.request_example, dict):
         return Unique(ep.request_example)
-    return ep.request_example if isinstance(ep.request_example, list) else None
+    if isinstance(ep.request_example, list):
+        return ep.request_example
+    return _params_body(ep)
+
+
+def _params_body(ep: Endpoint) -> dict[str, Any] | None:
+    """A body from documented fields with an allowed value or a default ("`choice`: string,
+    enum {rock, paper, scissors}"); None unless every body field has one."""
+    fields = [p for p in ep.params if p.location == "body"]
+    out: dict[str, Any] = {}
+    for p in fields:
+        enum = p.constraints.get("enum")
+        if isinstance(enum, list) and enum:
+            out[p.name] = enum[0]
+        elif "default" in p.constraints:
+            out[p.name] = p.constraints["default"]
+        else:
+            return None
+    return out or None
+
+
+def _text_checks(ep: Endpoint, sent: dict[str, Any] | None = None) -> list[str]:
+    """The text a non-JSON page must show, as the document quotes it; a piece whose
+    placeholder names an input the case sent ("You chose: <user_choice>", `choice`) must show
+    that very value."""
+    lines = []
+    for text in ep.response_text:
+        fixed = fixed_part(text)
+        lines.append(f"assert {fixed!r} in response.text, response.text[:500]")
+        name = placeholder(text) or ""
+        hit = next((k for k in sent or {} if _names_input(name, k)), None)
+        if hit is not None:
+            pattern = re.escape(fixed) + r"\s*([\w.@-]+)"
+            lines += [f"shown = re.search({pattern!r}, response.text)",
+                      f"assert shown is not None and shown.group(1) == {str(sent[hit])!r}, "
+                      "response.text[:500]"]
+    return lines
+
+
+def _names_input(placeholder_name: str, param: str) -> bool:
+    """`<choice>` / `<user_choice>` name the caller's `choice`; `<computer_choice>` does not."""
+    return placeholder_name in (param, f"user_{param}", f"your_{param}", f"input_{param}",
+                                f"selected_{param}", f"given_{param}")
+
+
+def _echo_input(ep: Endpoint) -> tuple[str, dict[str, Any]] | None:
+    """("query", {name: value}) for a query input a page shows back, sent with an allowed
+    value other than its fallback so that echoing it is a real check. (A body field may be
+    a form field the document does not mark as such: not sent as JSON here.)"""
+    names = {placeholder(t) or "" for t in ep.response_text}
+    for p in ep.params:
+        enum = p.constraints.get("enum")
+        if p.location == "query" and isinstance(enum, list) and len(enum) > 1 and \
+                any(_names_input(n, p.name) for n in names):
+            return p.location, {p.name: enum[1]}
+    return None
 
 
 def _register(spec: Spec) -> Endpoint | None:
@@ -206,12 +263,18 @@ def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] 
         ]
         bindings[param] = var
     codes = _success_codes(ep)
-    lines.append(_call("response", ep, _url(ep.path, bindings), needs_token, _body(ep)))
+    echo = _echo_input(ep) if ep.response_text and not bindings else None
+    url, body = _url(ep.path, bindings), _body(ep)
+    if echo is not None and echo[0] == "query":
+        url = url[:-1] + "?" + urlencode(echo[1]) + '"'
+    lines.append(_call("response", ep, url, needs_token, body))
     lines.append(_code_check("response", codes))
     fields = _fields(ep, codes[0]) if 204 not in codes else None
     if fields:
         lines.append("body = response.json()")
         lines.append(f"assert set({sorted(fields)!r}) <= set(body), body")
+    elif 204 not in codes:
+        lines += _text_checks(ep, echo[1] if echo else None)
     what = ep.summary or f"{ep.method} {ep.path}"
     return f"{what}: the documented success ({', '.join(map(str, codes))}).", lines
 
@@ -224,11 +287,16 @@ def error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str
         return ("without_token", "Called without credentials, it is refused.",
                 [_call("response", ep, url, False, _body(ep)),
                  _code_check("response", codes)])
-    if _PARAM.search(ep.path):
+    if _PARAM.search(ep.path) and (404 in ep.status_codes or _create_for(spec, ep)):
+        # only a record the document creates (or a documented 404): "/likes/stats/{id}" of
+        # content nobody liked may well answer zero counts
         return ("unknown_id", "A path naming no record answers 404 Not Found.",
                 [_call("response", ep, url, False, _body(ep)),
                  _code_check("response", (404,))])
-    if ep.method in _BODY:
+    # fields with allowed values or defaults and none required: no body is an error
+    loose = ep.request_example is None and not ep.request_schema and _params_body(ep) \
+        is not None and not any(p.required for p in ep.params)
+    if ep.method in _BODY and not loose:
         schema = ep.request_schema or {}
         if schema.get("required") or any(p.required for p in ep.params if p.location == "body"):
             codes = tuple(c for c in (400, 422) if c in ep.status_codes) or (400, 422)

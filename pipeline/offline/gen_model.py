@@ -248,7 +248,19 @@ class Model:
     login: Endpoint | None = None
 
     @property
+    def opaque_tokens(self) -> bool:
+        """Bearer auth with no endpoint that issues a token: the document leaves no way to
+        obtain one, so any token a client sends stands for its own user."""
+        auth = self.spec.auth
+        if auth is None or auth.scheme.lower() not in ("bearer", "token") or auth.login_path:
+            return False
+        issuing = re.compile(r"log-?in|sign-?(?:in|up)|register|token|session|oauth|auth\b", re.I)
+        return not any(issuing.search(e.path) for e in self.spec.endpoints)
+
+    @property
     def auth_usable(self) -> bool:
+        if self.opaque_tokens:
+            return True
         return self.spec.auth is not None and self.login is not None and (
             isinstance(self.login.request_example, dict) and bool(self.login.request_example))
 

@@ -32,6 +32,7 @@ from pipeline.offline.facts import CodeFacts, code_facts
 from pipeline.offline.strength import capped, caps, error_code_documented, transitions
 from pipeline.records import Endpoint, Evidence, Review, Spec, TestCase
 from pipeline.rubric import Rubric
+from pipeline.spec.texts import fixed_part
 
 REVIEWER = "offline:spec"
 CONVENTIONAL_SUCCESS = {"GET": {200}, "POST": {200, 201}, "PUT": {200, 204},
@@ -120,7 +121,8 @@ def endpoint_fields(ep: Endpoint) -> set[str]:
     out |= _keys(ep.request_example)
     for example in ep.response_examples.values():
         out |= _keys(example)
-    return out | {p.name for p in ep.params}
+    page = {fixed_part(t) for t in ep.response_text}  # the text a page must show
+    return out | {p.name for p in ep.params} | page
 
 
 def _keys(value: Any, depth: int = 0) -> set[str]:

@@ -49,7 +49,9 @@ _STATUS_BEFORE = re.compile(
 _STATUS_LINE = re.compile(r"status|\bcodes?\b|respon|\bhttp\b|状态|响应|错误码"
                           r"|^\W*(?:errors?|failures?|错误|异常)\s*[:：]", re.I)
 _ZH_CLAUSE_TAIL = re.compile(r"(?:时|则|会|将)?(?:返回|响应|状态码|为|是)?\W*$")
-_PARAM_LABEL = re.compile(r"param|query|path|body|field|header|argument|参数|字段|请求头", re.I)
+_PARAM_LABEL = re.compile(
+    r"param|query|path|body|field|header|argument|\binput\b|参数|字段|请求头|输入", re.I)
+_META_IN = re.compile(r"^\s*(?P<loc>query|path|header|form|body)\b", re.I)
 _BULLET_PARAM = re.compile(
     r"^\s*(?:[-*+]\s+)?`?(?P<name>[A-Za-z_][\w.\[\]-]*)`?\*?\s*\((?P<meta>[^)]{1,60})\)"
     r"\s*[:\-–—]?\s*(?P<desc>.*)$"
@@ -57,6 +59,8 @@ _BULLET_PARAM = re.compile(
 _BULLET_DASH = re.compile(  # "- `category` — only items of this category"
     r"^\s*(?:[-*+]\s+)?`(?P<name>[A-Za-z_][\w.\[\]-]*)`(?P<meta>)\s*(?:[—–:：]|\s-)\s*(?P<desc>.*)$")
 _BODY_METHODS = ("POST", "PUT", "PATCH")
+_RESPONSE_LINE = re.compile(r"^\W*(?:output|response|returns?|输出|响应|返回)\b[^:：]{0,30}[:：]",
+                            re.I)
 
 
 @dataclass
@@ -219,7 +223,9 @@ class _Reader:
                 self.label = lines[-1]
             for c in parse_curls(lines):
                 self._curl(c.headers, c.data)
-            _merge_params(self.d, prose_params(block.text, self.method))
+            if not _RESPONSE_LINE.match(lines[0] if lines else ""):
+                # "Output: an HTML page with a form field `choice`" names no request parameter
+                _merge_params(self.d, prose_params(block.text, self.method))
             for context, value in json_spans(block.text):
                 self._inline_json(context, value)
 
@@ -260,12 +266,20 @@ class _Reader:
                 continue
             if not labelled and not (meta or looks_described(plain(m.group("desc")))):
                 continue  # an unlabelled GET list: only "`name`: integer (...)" lines
+            loc = _location(self.label, self.method, role)
+            where = _META_IN.match(meta)  # "`choice` (form): string, enum {...}"
+            if where:
+                loc = {"form": "body"}.get(where.group("loc").lower(), where.group("loc").lower())
+                meta = meta[where.end():].strip(" ,;")
+            desc = plain(m.group("desc")).strip().lstrip(":：").strip()
             first = re.split(r"[,;/]", meta)[0].strip()
+            if where and not meta:  # the type follows the colon: "string, enum {...}"
+                first = re.split(r"[,;/(\s，；、（]", desc)[0].strip()
             typ = first if first and json_type(first) else None
-            desc = plain(m.group("desc")).strip()
+            if where and not meta and typ:
+                typ = json_type(typ)  # "整数" → "integer"
             if meta and typ is None:  # "(≥ 0, default 0)": rules, not a type
                 desc = f"{meta}{'; ' + desc.lstrip('. ') if desc.strip('. ') else ''}"
-            loc = _location(self.label, self.method, role)
             flag = required_flag(meta) if meta else None
             if flag is None:
                 flag = False if re.search(r"optional|可选|选填", self.label, re.I) else None

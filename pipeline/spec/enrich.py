@@ -24,7 +24,8 @@ _NOT_OBJECT = re.compile(r"respon|request|body|error|exception|fail|example\s+(?
                          r"|format|returns?|请求|响应|返回|错误|异常|示例请求", re.I)
 _ALL_REQUIRE = re.compile(
     r"\b(?:all|every|each|other|remaining)\b[^.。]*\b(?:endpoints?|routes?|requests?|apis?"
-    r"|operations?|calls?)\b[^.。]*\brequire|(?:所有|全部|其余|其他)(?:的)?(?:接口|请求|API)[^。]*需",
+    r"|operations?|calls?|interfaces?)\b[^.。]*\brequire"
+    r"|(?:所有|全部|其余|其他)(?:的)?(?:接口|请求|API)[^。]*需",
     re.I,
 )
 _EXCEPT = re.compile(r"除(?:了)?|\bexcept\b|\bother\s+than\b|\bapart\s+from\b|\bbesides\b"

@@ -12,6 +12,11 @@ from pipeline.spec.details import Details, read_details
 from pipeline.spec.endpoints import Mention, find_mentions
 from pipeline.spec.inline import joined
 from pipeline.spec.markdown import Block, parse_blocks, plain, plain_lines
+from pipeline.spec.named_sections import (
+    apply_named_sections,
+    example_instances,
+    interface_names,
+)
 from pipeline.spec.paths import (
     ENDPOINT_RE,
     METHODS,
@@ -21,6 +26,7 @@ from pipeline.spec.paths import (
     split_methods,
 )
 from pipeline.spec.schema import auth_marker
+from pipeline.spec.texts import copy_response_texts, response_texts
 from pipeline.spec.typedesc import apply_described
 
 Key = tuple[str, str]
@@ -58,11 +64,23 @@ def _owned(blocks: list[Block], heading_of: list[int], m: Mention, key: Key,
         if stop > b and blk.kind == "heading" and blk.level <= level:
             break
         if item >= 0 and blk.item != item:
-            break  # a mention in a list item owns that item only
+            if not _field_item(blk, item):
+                break  # a mention in a list item owns that item only ...
+            item = blk.item  # ... and the "Label: value" items right after it
         if stop > b and keys_at.get(stop, set()) - {key}:
             break
         stop += 1
     return blocks[start:stop]
+
+
+_FIELD_ITEM = re.compile(r"^\W*[A-Za-z\u4e00-\u9fff][\w \u4e00-\u9fff/-]{0,30}[:：]")
+
+
+def _field_item(blk: Block, item: int) -> bool:
+    """The next list item is one more field of the same endpoint ("- Auth: required")."""
+    first = next((ln for ln in plain_lines(blk.text) if ln.strip()), "")
+    return (blk.kind == "text" and blk.item == item + 1 and bool(_FIELD_ITEM.match(first))
+            and not ENDPOINT_RE.search(first))
 
 
 def _alone_in_section(blocks: list[Block], anchor: int, key: Key,
@@ -121,6 +139,9 @@ def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list
         rest = _clean_summary(m.summary)
         if _LETTERS.search(rest) and not _STATUS_FIRST.match(rest):
             return _clean_summary(_sentence(rest))
+    named = _item_name(blocks, m)
+    if named:
+        return named
     anchor = heading_of[m.block] if blocks[m.block].kind != "heading" else -1
     section_keys = set().union(*(k for b, k in keys_at.items() if heading_of[b] == anchor))
     if len(section_keys) > 1:
@@ -136,6 +157,26 @@ def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list
     if (_LETTERS.search(ln) and not ENDPOINT_RE.search(ln) and not _STATUS_FIRST.match(ln)
             and not re.match(r"^[^:：]{1,20}[:：]", ln) and not ln.endswith((":", "："))):
         return _clean_summary(_sentence(ln))
+    return ""
+
+
+_NAME_FIELD = re.compile(r"^\W*(?:api|interface|endpoint|operation)?\s*name\s*[:：]\s*(?P<v>.+)$"
+                         r"|^\W*(?:API|接口)\s*名称\s*[:：]\s*(?P<zh>.+)$", re.I)
+
+
+def _item_name(blocks: list[Block], m: Mention) -> str:
+    """"- API Name: Homepage" earlier in the list item whose "Method:"/"Path:" lines name the
+    endpoint."""
+    item = blocks[m.block].item
+    if item < 0 or m.source == "heading":
+        return ""
+    i = m.block - 1
+    while i >= 0 and blocks[i].kind == "text" and blocks[i].item == item:
+        for ln in plain_lines(blocks[i].text):
+            hit = _NAME_FIELD.match(ln.strip())
+            if hit and not ENDPOINT_RE.search(ln):
+                return _clean_summary(hit.group("v") or hit.group("zh"))
+        i -= 1
     return ""
 
 
@@ -169,17 +210,20 @@ def _params(key: Key, mentions: list[Mention], documented: list[Param]) -> list[
 
 
 def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of: list[int],
-              keys_at: dict[int, set[Key]], refs: dict[Key, dict[str, str]]) -> Endpoint:
+              keys_at: dict[int, set[Key]], refs: dict[Key, dict[str, str]],
+              text_refs: dict[Key, Key]) -> Endpoint:
     d = Details()
     # an endpoint's own section (heading, split fields) speaks before passing mentions
     rank = {"heading": 0, "field": 1, "code": 2, "table": 3, "text": 4, "curl": 5}
     # passing mentions are a last resort
     own = [m for m in mentions if defining(m, blocks)] or mentions
+    all_owned: list[Block] = []
     for m in sorted(own, key=lambda m: rank[m.source]):
         if m.source == "table":
             _table_details(m, d)
             continue
         owned = _owned(blocks, heading_of, m, key, keys_at)
+        all_owned += owned
         if m.source == "heading" and d.auth_required is None:
             d.auth_required = auth_marker(plain(blocks[m.block].text))
         if not d.summary:
@@ -187,6 +231,9 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
         read_details(key[0], owned, d)
     if d.same_as:
         refs[key] = d.same_as
+    texts, text_ref = response_texts(all_owned)
+    if text_ref is not None:
+        text_refs[key] = text_ref
     return Endpoint(
         method=key[0], path=key[1], summary=d.summary,
         params=_params(key, mentions, d.params),
@@ -195,6 +242,7 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
         response_examples=d.response_examples,
         status_codes=dict(sorted(d.status_codes.items())),
         auth_required=d.auth_required, rate_limit=d.rate_limit, line=mentions[0].line,
+        response_text=texts if d.response_schema is None and d.response_example is None else [],
     )
 
 
@@ -236,6 +284,9 @@ def extract_spec(markdown_text: str) -> Spec:
     by_key: dict[Key, list[Mention]] = {}
     for m in find_mentions(blocks):
         by_key.setdefault(_key(m, base), []).append(m)
+    code_only = {k for k, ms in by_key.items() if all(m.source in ("code", "curl") for m in ms)}
+    for k in example_instances(list(by_key), code_only):
+        del by_key[k]
     # where each endpoint is defined; a passing mention ("the body follows POST /x") does not
     # end the part of the document the endpoint around it owns
     keys_at: dict[int, set[Key]] = {}
@@ -243,7 +294,11 @@ def extract_spec(markdown_text: str) -> Spec:
         for m in [m for m in ms if defining(m, blocks)] or ms:
             keys_at.setdefault(m.block, set()).add(key)
     refs: dict[Key, dict[str, str]] = {}
-    endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at, refs) for k, ms in by_key.items()]
+    text_refs: dict[Key, Key] = {}
+    endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at, refs, text_refs)
+                 for k, ms in by_key.items()]
+    copy_response_texts(endpoints, text_refs, base)
+    apply_named_sections(endpoints, blocks, interface_names(blocks, keys_at))
     enrich.same_as(endpoints, refs)
     auth = docinfo.auth(blocks, list(by_key))
     _enrich(endpoints, blocks, by_key, heading_of, has_auth=auth is not None, base=base)

@@ -49,6 +49,7 @@ def required_flag(text: str) -> bool | None:
 
 _COMMENT = re.compile(r"(?<![:\"'\w])\s*(?://|#).*$", re.M)
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+_BAD_ESCAPE = re.compile(r"\\(?![\"\\/bfnrtu])")
 
 
 def parse_json(text: str) -> Any:
@@ -63,8 +64,13 @@ def parse_json(text: str) -> Any:
     cleaned = _TRAILING_COMMA.sub(r"\1", _COMMENT.sub("", s))
     cleaned = re.sub(r"^\s*\.\.\.\s*,?\s*$", "", cleaned, flags=re.M)
     cleaned = re.sub(r",\s*(?:\.\.\.|…)(?=\s*[\]}])", "", cleaned)
+    cleaned = _TRAILING_COMMA.sub(r"\1", cleaned)
     try:
-        return json.loads(_TRAILING_COMMA.sub(r"\1", cleaned))
+        return json.loads(cleaned)
+    except ValueError:
+        pass
+    try:  # a regex written as "^\$[a-z]+$": a backslash JSON has no escape for stays literal
+        return json.loads(_BAD_ESCAPE.sub(r"\\\\", cleaned))
     except ValueError:
         return s
 
@@ -124,7 +130,8 @@ _AUTH_NO = re.compile(
     r"auth(?:entication|orization)?\s*(?:required|needed)?\s*[:：]\s*(?:no|none|false|not\s+required"
     r"|public|n/a|optional|not\s+needed)\b|\bno\s+auth(?:entication)?\b|\bpublic\s+endpoint\b|\bwithout\s+auth"
     r"|\bdoes\s+not\s+require\s+(?:auth|a\s+token)|无需(?:认证|登录|鉴权|授权|token|令牌)"
-    r"|不需要(?:认证|登录|鉴权|授权|token|令牌)|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*否",
+    r"|不需要(?:认证|登录|鉴权|授权|token|令牌)|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*否"
+    r"|(?:认证|鉴权|授权|身份验证)\s*[:：]\s*(?:可选|否|无|不需要|非必需|公开)",
     re.I,
 )
 _AUTH_YES = re.compile(
@@ -133,7 +140,9 @@ _AUTH_YES = re.compile(
     r"|bearer|jwt|api[\s-]?key|access\s+token)|\bauth(?:entication)?\s+required\b|🔒"
     r"|\bprotected\b|需要(?:认证|登录|鉴权|授权|token|令牌|Token)"
     r"|\b(?:token|auth\w*|login|api[\s-]?key)\s+(?:is\s+)?required\b"
-    r"|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*是",
+    r"|(?:是否)?需要(?:认证|登录|鉴权|授权)\s*[:：]\s*是"
+    r"|(?:认证|鉴权|授权|身份验证)\s*[:：]\s*(?:bearer|token|jwt|必填|必需|必须|需要|是)"
+    r"|\bheaders?\b[^.。]{0,20}\bauthorization\s*:\s*(?:bearer|token)\b",
     re.I,
 )
 

@@ -82,6 +82,8 @@ def _enum(note: str, typ: str) -> list[Any] | None:
     m = _ENUM_LIST.search(note)
     if m:
         inner = m.group("v")
+        if inner.startswith("{") and inner.endswith("}"):
+            inner = f"[{inner[1:-1]}]"  # "{6,8,20}" keeps its order (a set would not)
         try:
             value = ast.literal_eval(inner.replace("null", "None"))
             items = list(value) if isinstance(value, (list, tuple, set)) else []
@@ -252,8 +254,8 @@ def apply_described(ep: Endpoint) -> None:
         if is_described_body(value):
             del ep.response_examples[code]
             ep.response_schema = ep.response_schema or body_schema(value)
-    for p in ep.params:
-        if p.location != "body" and p.description:
+    for p in ep.params:  # body fields with no body schema: their bullet notes are the rules
+        if p.description and (p.location != "body" or not p.constraints):
             _merge_param(p, describe(p.description, None))
 
 

@@ -28,6 +28,7 @@ from pipeline.stages.existing import existing_cases, existing_conftest
 from pipeline.stages.human import beyond_generated, generated_kills, is_human
 from pipeline.stages.limits import RunLimits
 from pipeline.stages.mutate import awaits_mutants, mutate_round
+from pipeline.stages.published_check import check_published_suite, oracle_runner
 from pipeline.stages.resplit import locked_splits, move_task
 from pipeline.stages.round_calls import RoundContext, refine_round, review_round
 from pipeline.stages.routing import keep_human, unchanged_refine
@@ -278,6 +279,10 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
                                       beyond_generated(case, evidence, generated), reviews)
             save_outcome(case, reviews, decision, refined, store)
             options.tick("review", 1, 0)
+    # the files publish writes, run once: a case failing only there is not published
+    check_published_suite(store, task.id, sources,
+                          oracle_runner(task.oracle_dir, env.bin if env else None,
+                                        options.limits), report)
     return _counts(store, task.id)
 
 

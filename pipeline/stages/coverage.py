@@ -7,12 +7,24 @@ empty suite never reaches data/verified or data/train.
 
 from __future__ import annotations
 
+from pipeline.offline.endpoints import find_endpoint, parse_target
 from pipeline.records import Spec, TestCase
 
 
-def endpoints_without_accepted(spec: Spec, accepted: list[TestCase]) -> list[str]:
-    """Documented endpoints ("METHOD /path", document order) no accepted case targets."""
+def endpoints_without_accepted(spec: Spec, accepted: list[TestCase],
+                               sent: dict[str, list[str]] | None = None) -> list[str]:
+    """Documented endpoints ("METHOD /path", document order) no accepted case targets. A
+    case that declares none (an imported human test) targets what its runs sent (`sent`:
+    case_id -> "METHOD /path" requests from its evidence)."""
     covered = {key for case in accepted for key in case.endpoints}
+    for case in accepted:
+        if case.endpoints or not sent:
+            continue
+        for request in sent.get(case.case_id, []):
+            target = parse_target(request)
+            ep = find_endpoint(spec, target) if target is not None else None
+            if ep is not None:
+                covered.add(f"{ep.method} {ep.path}")
     keys = [f"{e.method} {e.path}" for e in spec.endpoints]
     return [k for k in keys if k not in covered]
 

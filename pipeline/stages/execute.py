@@ -9,6 +9,7 @@ conftest (the shipped conftest stays clean).
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 
@@ -77,7 +78,9 @@ def _requests_by_test(log: Path) -> dict[str, list[str]]:
             rec = json.loads(line)
         except json.JSONDecodeError:
             continue
-        seen = out.setdefault(rec.get("nodeid") or "", [])
+        # a parametrized test logs as "test_x.py::test_y[rock]"; the case is "test_x.py::test_y"
+        nodeid = re.sub(r"\[[^\]]*\]$", "", rec.get("nodeid") or "")
+        seen = out.setdefault(nodeid, [])
         entry = f"{rec.get('method')} {rec.get('path')}"
         if entry not in seen:
             seen.append(entry)

@@ -110,3 +110,53 @@ def test_no_success_is_guessed_for_a_body_that_cannot_be_formed() -> None:
                                     params=[Param(name="orders", location="body")])])
     names = [c.name for c in fill_uncovered("b", spec, [], auth=False)]
     assert names == ["test_post_batch_malformed_json"]
+
+
+def test_html_pages_get_text_checks_and_a_body_from_allowed_values() -> None:
+    """A page endpoint's success case checks the quoted text; a form with allowed values gets
+    the first one; no malformed-JSON error for fields that have a documented fallback."""
+    from pathlib import Path
+
+    from pipeline.spec import load_spec
+
+    spec = load_spec(Path(__file__).parents[1] / "spec" / "fixtures" / "html_pages.md")
+    cases = {c.name: c.code for c in fill_uncovered("dice", spec, [], auth=False)}
+    home = cases["test_get_root_documented_success"]
+    assert "assert 'Dice Roller' in response.text" in home
+    post = cases["test_post_roll_documented_success"]
+    assert "json={'sides': 6}" in post and "assert 'You rolled:' in response.text" in post
+    assert not any("malformed_json" in n for n in cases)
+    # "<value>" names no input: nothing is echoed; "d<sides>" shows the query input back
+    get = cases["test_get_roll_documented_success"]
+    assert "/roll?sides=8" in get
+    assert "shown.group(1) == '8'" in get and get.count("shown = re.search") == 1
+
+
+def test_only_the_callers_input_is_expected_back() -> None:
+    """`<user_choice>` is the caller's `choice`; `<computer_choice>` is not."""
+    from pipeline.records import Param
+
+    ep = Endpoint(method="GET", path="/results",
+                  params=[Param(name="choice", location="query",
+                                constraints={"enum": ["rock", "paper", "scissors"]})],
+                  response_text=["You chose: <user_choice>",
+                                 "The computer chose: <computer_choice>"])
+    code = next(c.code for c in fill_uncovered("r", Spec(endpoints=[ep]), [], auth=False)
+                if c.name.endswith("documented_success"))
+    assert "/results?choice=paper" in code
+    assert code.count("shown = re.search") == 1 and "== 'paper'" in code
+    compile(code, "case.py", "exec")
+
+
+def test_unknown_id_404_only_for_records_the_document_creates_or_a_documented_404() -> None:
+    stats = Endpoint(method="GET", path="/likes/stats/{content_id}",
+                     response_example={"likes": 0})
+    names = [c.name for c in fill_uncovered("s", Spec(endpoints=[stats]), [], auth=False)]
+    assert not any("unknown_id" in n for n in names), names
+    documented = stats.model_copy(update={"status_codes": {200: "OK", 404: "Not Found"}})
+    names = [c.name for c in fill_uncovered("s", Spec(endpoints=[documented]), [], auth=False)]
+    assert any("unknown_id" in n for n in names), names
+    create = Endpoint(method="POST", path="/things", request_example={"name": "a"})
+    item = Endpoint(method="GET", path="/things/{id}")
+    names = [c.name for c in fill_uncovered("s", Spec(endpoints=[create, item]), [], auth=False)]
+    assert "test_get_things_item_unknown_id" in names, names

@@ -90,3 +90,14 @@ def test_task_without_accepted_case_fails_and_is_not_published(tmp_path: Path,
     shown = subprocess.run([sys.executable, "-m", "pipeline", "status", "--data", str(data)],
                            capture_output=True, text=True, env=env).stdout
     assert "broken: no accepted case for GET /ping, GET /items/{id}" in " ".join(shown.split())
+
+
+def test_a_human_case_covers_what_its_runs_sent() -> None:
+    human = _case().model_copy(update={"case_id": "t::h", "origin": "existing"})
+    sent = {"t::h": ["GET /a/42", "DELETE /a/42"]}  # DELETE /a/{id} is not documented
+    assert endpoints_without_accepted(SPEC, [human], sent) == ["GET /a", "POST /a"]
+    assert endpoints_without_accepted(SPEC, [human]) == ["GET /a", "POST /a", "GET /a/{id}"]
+    # a case that declares its endpoints is taken at its word
+    declared = _case("POST /a")
+    assert endpoints_without_accepted(SPEC, [declared], {"t::x": ["GET /a"]}) == [
+        "GET /a", "GET /a/{id}"]

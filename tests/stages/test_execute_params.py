@@ -34,3 +34,20 @@ def test_one_failing_instance_fails_the_case_and_names_itself() -> None:
 
 def test_a_test_with_a_longer_name_is_not_an_instance() -> None:
     assert outcome_of(NODE, outcomes((f"{NODE}_other", "passed"))) is None
+
+
+def test_requests_of_instances_are_the_cases_requests(tmp_path) -> None:  # noqa: ANN001
+    """Requests logged under `name[rock]` belong to the case `name` (were lost before)."""
+    from pipeline.stages.execute import _requests_by_test
+
+    log = tmp_path / "log.jsonl"
+    import json
+
+    rows = [(f"{NODE}[rock]", "GET", "/results"), (f"{NODE}[paper]", "GET", "/results"),
+            (f"{NODE}[paper]", "POST", "/results"), ("test_mod.py::test_other", "GET", "/")]
+    log.write_text("\n".join(json.dumps({"nodeid": n, "method": m, "path": p})
+                             for n, m, p in rows), encoding="utf-8")
+    got = _requests_by_test(log)
+    assert got[NODE] == ["GET /results", "POST /results"]
+    assert got["test_mod.py::test_other"] == ["GET /"]
+    assert f"{NODE}[rock]" not in got

@@ -1,0 +1,107 @@
+"""The published suite, run once against the oracle before a task is published.
+
+The build runs every case twice in its own execution suite (one module per generated case,
+forward and reversed). The suite `publish` writes is different: only the accepted cases,
+grouped by category into a few modules, in another order. A case that depends on state or on
+its neighbours (an upstream test asserting an empty list for a token an earlier test already
+used) can pass in the build runs and fail there, where users run it. This stage runs exactly
+the files publish writes (`suites.shipped_files`) against a fresh oracle; a case that fails is
+routed as failing on the oracle with the reason, and the suite is run again without it, until
+it passes whole.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from pipeline.execution import run_pytest, scratch_prefix, start_service
+from pipeline.execution.ports import free_port
+from pipeline.execution.pytest_runner import TestRun
+from pipeline.records import RouteDecision, TestCase
+from pipeline.stages.execute import outcome_of
+from pipeline.stages.limits import RunLimits
+from pipeline.store import Store
+from pipeline.suites import SuiteSources, case_file, is_human_module, shipped_files, write_files
+
+MAX_PASSES = 3  # each pass drops the failing cases; state chains rarely go deeper
+REASON = "fails on the oracle when run as the published suite (passes in the build runs: " \
+         "it depends on state or on the cases run before it)"
+
+Runner = Callable[[Path], TestRun]  # runs a written suite folder against a fresh oracle
+
+
+def shipped_nodeid(case: TestCase) -> str:
+    """The pytest node id of `case` inside the published tests/ folder."""
+    return f"{case_file(case)}::{case.node_name if is_human_module(case) else case.name}"
+
+
+def accepted_now(store: Store, task_id: str) -> list[TestCase]:
+    out = []
+    for case in store.latest_cases(task_id):
+        route = store.latest_route(case.case_id)
+        if route is not None and route.route == "accepted" and route.round == case.round:
+            out.append(case)
+    return out
+
+
+def failing_cases(cases: list[TestCase], sources: SuiteSources, run: Runner) -> dict[str, str]:
+    """case_id -> first line of its failure, for one run of the published suite."""
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("published")) as tmp:
+        suite = Path(tmp)
+        write_files(suite, shipped_files(cases, sources))
+        result = run(suite)
+    outcomes = result.by_id()
+    failing = {}
+    for case in cases:
+        outcome = outcome_of(shipped_nodeid(case), outcomes)
+        if outcome is None or outcome.outcome != "passed":
+            failing[case.case_id] = _first_error(outcome.output if outcome else "not run")
+    return failing
+
+
+def _first_error(output: str) -> str:
+    """The assertion or exception line of a pytest failure report ("E   AssertionError: ...")."""
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    marked = [ln[1:].strip() for ln in lines if re.match(r"E\s", ln)]
+    plain = [ln for ln in lines if not re.fullmatch(r"[-=_ ]*\w*[ \w]*[-=_]{3,}", ln)]
+    return ((marked or plain or [""])[0])[:200]
+
+
+def check_published_suite(store: Store, task_id: str, sources: SuiteSources, run: Runner,
+                          report: Callable[[str, str], None] | None = None) -> list[str]:
+    """Route the accepted cases that fail in the published suite; returns their ids."""
+    dropped: list[str] = []
+    for _ in range(MAX_PASSES):
+        cases = accepted_now(store, task_id)
+        if not cases:
+            break
+        failing = failing_cases(cases, sources, run)
+        if not failing:
+            break
+        with store.transaction():
+            for case in cases:
+                if case.case_id in failing:
+                    store.save_route(RouteDecision(
+                        case_id=case.case_id, round=case.round, route="discarded",
+                        discard_reason="fails_on_oracle",
+                        reason=f"{REASON}: {failing[case.case_id]}"))
+        dropped += sorted(failing)
+        if report is not None:
+            report(task_id, f"published suite: {len(failing)} case(s) fail on the oracle "
+                            "there and are not published")
+    return dropped
+
+
+def oracle_runner(oracle_dir: Path, env_bin: Path | None, limits: RunLimits) -> Runner:
+    """Run a suite folder once against a freshly started oracle."""
+
+    def run(suite: Path) -> TestRun:
+        with start_service(oracle_dir, free_port(), env_bin,
+                           startup_timeout_s=limits.startup_timeout_s) as service:
+            return run_pytest(suite, service.base_url, limits.test_timeout_s,
+                              extra_args=(f"--timeout={limits.case_timeout_s:g}",))
+
+    return run
