@@ -216,8 +216,29 @@ def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] 
     return f"{what}: the documented success ({', '.join(map(str, codes))}).", lines
 
 
+def _unchanged(spec: Spec, ep: Endpoint, auth: bool, lines: list[str]) -> list[str]:
+    """`lines` (a refused write) between two reads of the collection it writes to, and the
+    check that it changed nothing there; `lines` as they are when no such read is
+    documented (a write on a record path, or a list that needs a token we do not have)."""
+    listing = next((e for e in spec.endpoints if e.method == "GET" and e.path == ep.path), None)
+    if (ep.method not in _BODY or _PARAM.search(ep.path) or listing is None
+            or (listing.auth_required is True and not auth)):
+        return lines
+    url, token = _url(ep.path, {}), listing.auth_required is True
+    codes = _success_codes(listing)
+    return [_call("listed_before", listing, url, token), _code_check("listed_before", codes),
+            *lines, _call("listed_after", listing, url, token),
+            "assert listed_after.json() == listed_before.json()"]
+
+
 def error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str]]:
-    """(name suffix, docstring, body lines) of the documented or obvious error."""
+    """(name suffix, docstring, body lines) of the documented or obvious error; a refused
+    write on a collection also checks that the collection did not change."""
+    suffix, doc, lines = _error_case(spec, ep, auth)
+    return suffix, doc, _unchanged(spec, ep, auth, lines)
+
+
+def _error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str]]:
     url = _url(ep.path, {})
     if ep.auth_required is True:
         codes = tuple(c for c in (401, 403) if c in ep.status_codes) or (401, 403)
