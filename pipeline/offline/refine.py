@@ -134,6 +134,9 @@ def _drop_field(lines: list[str], keys: list[str]) -> list[str]:
     return out
 
 
+endpoint_of = _endpoint_of  # public name: the generator adds value checks the same way
+
+
 def _repair_failure(lines: list[str], output: str, spec: Spec, case: TestCase) -> list[str]:
     tree = ast.parse("\n".join(lines))
     stmt = _failing_stmt(lines, tree, output)

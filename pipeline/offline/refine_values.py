@@ -8,7 +8,8 @@ documented request:
   documented response echoes, equal to the values sent (no secrets, e-mail addresses or dates,
   whose stored form may differ);
 - for any documented success: the literal values a health-like answer always carries
-  (`{"status": "ok"}`, `{"pong": true}`).
+  (`{"status": "ok"}`, `{"pong": true}`);
+- for an action on a record (`POST /todos/{id}/complete`): the answer's id is the record's.
 If the oracle answers differently, the next round's failure repair drops the assertion again.
 """
 
@@ -21,7 +22,7 @@ from pipeline.offline.gen_api import constant_checks
 from pipeline.offline.gen_code import literal
 from pipeline.offline.gen_model import response_doc
 from pipeline.offline.refine_errors import EndpointOf
-from pipeline.records import Spec
+from pipeline.records import Endpoint, Spec
 
 _STATUS = re.compile(r"^assert\s+(\w+)\.status_code\s*(?:==\s*(2\d\d)|in\s*\(\s*2\d\d)")
 _SENT = re.compile(r"^(\w+)\s*=\s*session\.(?:post|put|patch)\(.*\bjson=(\w+)\b")
@@ -52,19 +53,49 @@ def _already(lines: list[str], var: str, key: str) -> bool:
     return any(f'["{key}"] ==' in ln and (var in ln) for ln in lines)
 
 
-def add_value_checks(lines: list[str], spec: Spec, endpoint_of: EndpointOf) -> list[str]:
+_URL_VAR = re.compile(r"\{(\w+)\}")
+
+
+def _same_record(lines: list[str], at: int, var: str, ep: Endpoint, doc: dict,
+                 spec: Spec) -> list[str]:
+    """An action on a record (`POST /todos/{id}/complete`, `POST /books/{id}/loan`) answers
+    about that record: its id (or the `<noun>_id` the answer names) is the one in the URL."""
+    call = next((ln for ln in reversed(lines[:at]) if re.match(rf"\s*{var}\s*=\s*session\.",
+                                                               ln)), "")
+    names = [n for n in _URL_VAR.findall(call.split('"')[1] if '"' in call else "")
+             if n != "base_url"]
+    if len(names) != 1 or "{" not in ep.path or ep.path.endswith("}"):
+        return []
+    name = names[0]
+    if name in doc and not isinstance(doc[name], dict | list):
+        key = name
+    else:
+        item = ep.path[:ep.path.index("}") + 1]
+        get = next((e for e in spec.endpoints if e.method == "GET" and e.path == item), None)
+        record = response_doc(get) if get is not None else None
+        if "id" not in doc or not isinstance(record, dict) or set(record) != set(doc):
+            return []
+        key = "id"
+    if any(f'["{key}"] == {name}' in ln for ln in lines):
+        return []
+    return [f"assert {var}.json()[{literal(key)}] == {name}"]
+
+
+def add_value_checks(lines: list[str], spec: Spec, endpoint_of: EndpointOf,
+                     last_only: bool = False) -> list[str]:
     """`lines` with value assertions after documented successes that only had their shape
-    checked (unchanged when the document gives no value to check)."""
+    checked (unchanged when the document gives no value to check); `last_only`: after the
+    last success only (the request under test, not the setup before it)."""
     try:
         tree = ast.parse("\n".join(lines))
     except SyntaxError:
         return lines
-    out = list(lines)
+    out, seen = list(lines), False
     for i in range(len(lines) - 1, -1, -1):
         m = _STATUS.match(lines[i].strip())
-        if not m:
+        if not m or (last_only and seen):
             continue
-        var = m.group(1)
+        seen, var = True, m.group(1)
         ep = endpoint_of(var, lines, i, spec)
         doc = response_doc(ep) if ep is not None else None
         if not isinstance(doc, dict):
@@ -79,6 +110,7 @@ def add_value_checks(lines: list[str], spec: Spec, endpoint_of: EndpointOf) -> l
                     and not isinstance(doc[k], dict | list) and not _already(lines, var, k)]
             checks += [f"assert {var}.json()[{literal(k)}] == {sent.group(2)}[{literal(k)}]"
                        for k in keys[:MAX_ECHO]]
+        checks += _same_record(lines, i, var, ep, doc, spec) if ep is not None else []
         if checks:
             indent = re.match(r"\s*", lines[i]).group(0)  # type: ignore[union-attr]
             out[i + 1:i + 1] = [indent + c for c in checks]

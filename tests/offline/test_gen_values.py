@@ -49,6 +49,12 @@ def _cases(task: str) -> dict[str, str]:
      'assert body["status"] == "ok"'),
     ("todo-tasks", "test_get_todos_stats_returns_200_with_documented_fields",
      'assert recount.json()["total"] == body["total"] + 1'),
+    # an action answers about the record in its URL, with the values sent
+    ("todo-tasks", "test_post_todo_complete_returns_200", 'assert result.json()["id"] == todo_id'),
+    ("library-books", "test_post_book_loan_returns_201",
+     'assert result.json()["member"] == body_sent["member"]'),
+    ("order-desk", "test_post_products_returns_201_with_documented_fields",
+     'assert response.json()["sku"] == payload["sku"]'),
     # a plain list contains the record the test created
     ("todo-tasks", "test_get_todos_returns_200_with_documented_fields",
      'assert todo_id in [record["id"] for record in body]'),
@@ -64,3 +70,10 @@ def test_a_count_is_never_taken_for_a_constant() -> None:
     assert 'assert body["status"] == "ok"' in code
     assert 'body["links"] == 17' not in code  # the documented example's count is not a rule
 
+
+
+def test_value_checks_go_after_the_request_under_test_not_its_setup() -> None:
+    code = _cases("library-books")["test_post_book_loan_returns_201"]
+    setup, tested = code.split("body_sent = ", 1)
+    assert "response.json()[" not in setup  # the book created to lend is not re-checked
+    assert 'result.json()["book_id"] == book_id' in tested
