@@ -77,3 +77,9 @@ def test_value_checks_go_after_the_request_under_test_not_its_setup() -> None:
     setup, tested = code.split("body_sent = ", 1)
     assert "response.json()[" not in setup  # the book created to lend is not re-checked
     assert 'result.json()["book_id"] == book_id' in tested
+
+
+def test_an_action_documented_by_schema_only_still_names_its_record() -> None:
+    """No example body, only a response schema: the answer's `game_id` is the URL's."""
+    code = _cases("tic-tac-toe")["test_post_games_item_moves_documented_success"]
+    assert 'assert response.json()["game_id"] == game_id' in code
