@@ -175,6 +175,27 @@ def login_success(spec: Spec, ep: Endpoint) -> tuple[str, list[str]] | None:
     return "A freshly registered account logs in.", lines
 
 
+def _created(spec: Spec, ep: Endpoint, auth: bool,
+             needs_token: bool) -> tuple[list[str], dict[str, str]] | None:
+    """Lines creating the record `ep`'s one path parameter names, and the binding to it."""
+    found = _create_for(spec, ep)
+    if found is None:
+        return None
+    create, param = found
+    if create.auth_required is True and not auth:
+        return None
+    var = re.sub(r"\W+", "_", param)
+    return [
+        _call("created", create, _url(create.path, {}),
+              auth and (needs_token or create.auth_required is True), _body(create) or {}),
+        _code_check("created", _success_codes(create)),
+        "record = created.json()",
+        'if isinstance(record, dict) and isinstance(record.get("data"), dict):',
+        f'{INDENT}record = record["data"]',
+        f"{var} = next(record[k] for k in {(param, 'id')!r} if k in record)",
+    ], {param: var}
+
+
 def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] | None:
     """(docstring, body lines) of the documented success, or None when it cannot be made."""
     needs_token = ep.auth_required is True
@@ -188,23 +209,10 @@ def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] 
     lines: list[str] = []
     bindings: dict[str, str] = {}
     if _PARAM.search(ep.path):
-        found = _create_for(spec, ep)
-        if found is None:
+        made = _created(spec, ep, auth, needs_token)
+        if made is None:
             return None
-        create, param = found
-        if create.auth_required is True and not auth:
-            return None
-        var = re.sub(r"\W+", "_", param)
-        lines += [
-            _call("created", create, _url(create.path, {}),
-                  auth and (needs_token or create.auth_required is True), _body(create) or {}),
-            _code_check("created", _success_codes(create)),
-            "record = created.json()",
-            'if isinstance(record, dict) and isinstance(record.get("data"), dict):',
-            f'{INDENT}record = record["data"]',
-            f"{var} = next(record[k] for k in {(param, 'id')!r} if k in record)",
-        ]
-        bindings[param] = var
+        lines, bindings = made
     codes = _success_codes(ep)
     lines.append(_call("response", ep, _url(ep.path, bindings), needs_token, _body(ep)))
     lines.append(_code_check("response", codes))
@@ -246,8 +254,14 @@ def _error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[st
                 [_call("response", ep, url, False, _body(ep)),
                  _code_check("response", codes)])
     if _PARAM.search(ep.path):
+        control: list[str] = []
+        made = _created(spec, ep, auth, False) if ep.method == "GET" else None
+        if made is not None:  # a record that exists is found: a service answering 404 for
+            lines, bindings = made  # every id fails here
+            control = [*lines, _call("known", ep, _url(ep.path, bindings), False),
+                       _code_check("known", _success_codes(ep))]
         return ("unknown_id", "A path naming no record answers 404 Not Found.",
-                [_call("response", ep, url, False, _body(ep)),
+                [*control, _call("response", ep, url, False, _body(ep)),
                  _code_check("response", (404,))])
     if ep.method in _BODY:
         schema = ep.request_schema or {}
