@@ -71,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, f in figures.items():
         score = "-" if f["mutation_score"] is None else f"{f['mutation_score']:.2f}"
         print(f"{name} ({f['split']}): {f['accepted']} accepted, {f['shape_only']} shape-only "
-              f"({f['shape_only_human']} human-written); mutation score {score} over "
+              f"({f['shape_only'] - f['shape_only_human']} generated, "
+              f"{f['shape_only_human']} human-written); mutation score {score} over "
               f"{f['valid_mutants'] or 0} valid mutants")
         for kind in kinds:
             k = f["by_kind"].get(kind)
@@ -85,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         "shape_only": sum(f["shape_only"] for f in figures.values()),
         "shape_only_human": sum(f["shape_only_human"] for f in figures.values()),
     }
+    totals["shape_only_generated"] = totals["shape_only"] - totals["shape_only_human"]
     by_kind: dict[str, dict[str, int]] = {}
     for f in figures.values():
         for kind, k in f["by_kind"].items():
@@ -92,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
             row["valid"] += k["valid"]
             row["killed"] += k["killed"]
     print(f"total: {totals['accepted']} accepted tests, {totals['shape_only']} shape-only "
-          f"({totals['shape_only_human']} human-written)")
+          f"({totals['shape_only_generated']} generated, {totals['shape_only_human']} "
+          "human-written)")
     print(json.dumps({"tasks": figures, "totals": totals, "by_kind": dict(sorted(
         by_kind.items()))}, sort_keys=True))
     return 0

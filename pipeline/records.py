@@ -223,6 +223,10 @@ class MutationEvidence(BaseModel):
     # the round's cases kill together.
     unique: list[str] = Field(default_factory=list)
     round_killed: int = Field(0, ge=0)
+    # The endpoint view (pipeline.mutation.handlers): mutants that ran in the handlers of the
+    # endpoints the case targets, and those of them other cases of the round kill.
+    endpoint_mutants: list[str] = Field(default_factory=list)
+    endpoint_killed_by_others: list[str] = Field(default_factory=list)
 
 
 class Evidence(BaseModel):

@@ -184,8 +184,17 @@ def mutation_lines(evidence: Evidence) -> list[str]:
     killed = ", ".join(m.killed) if m.killed else "none"
     only = (f" {len(m.unique)} of them no other test of its round catches"
             f" ({', '.join(m.unique)});" if m.unique else "")
-    return [head + f"it fails on {len(m.killed)} of the {m.valid} that ran: {killed};{only} "
-            f"the round's tests together catch {m.round_killed} of {m.valid}."]
+    lines = [head + f"it fails on {len(m.killed)} of the {m.valid} that ran: {killed};{only} "
+             f"the round's tests together catch {m.round_killed} of {m.valid}."]
+    if m.endpoint_mutants:
+        own = sorted(set(m.killed) & set(m.endpoint_mutants))
+        lines.append(
+            f"Mutants in the handlers of the endpoints it targets: {len(m.endpoint_mutants)}; "
+            f"it kills {len(own)} of them, other tests kill {len(m.endpoint_killed_by_others)}"
+            + (" (a success-path test that catches none of its own endpoints' bugs while "
+               "other tests do is evidence of a weak test)."
+               if not own and m.endpoint_killed_by_others else "."))
+    return lines
 
 
 def failure_output(evidence: Evidence | None) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pipeline.offline.gen_code import (
     Case,
     Writer,
@@ -48,10 +50,80 @@ def static_get(w: Writer, ep: Endpoint) -> Case | None:
     if code is None or not w.model.reachable(ep):
         return None
     checks = body_checks("response", ep)
+    if checks:
+        checks += constant_checks("body", response_doc(ep))
     suffix = "_with_documented_fields" if checks else ""
     case = Case(f"test_get_{thing(ep.path)}_{_status_words(code)}{suffix}", "api_compliance")
-    case.add(w.call(case, "response", ep, {}), status_assert("response", ep), *checks)
+    listed = _created_for_listing(w, case, ep) if checks else []
+    case.add(w.call(case, "response", ep, {}), status_assert("response", ep), *checks, *listed)
+    counted = _counted(w, ep) if checks and not listed else None
+    if counted is not None:  # a count the document ties to a resource: one more after a create
+        res, key = counted
+        if w.create_chain(case, res, {}, target_var="created"):
+            case.add(w.call(case, "recount", ep, {}), status_assert("recount", ep),
+                     f"assert recount.json()[{literal(key)}] == body[{literal(key)}] + 1")
     return case
+
+
+def _counted(w: Writer, ep: Endpoint) -> tuple[Resource, str] | None:
+    """A top-level count in `ep`'s documented answer that creating a record must raise by
+    one: `total` of a summary under the resource's path (`/todos/stats`), or a count named
+    after the collection (`{"status": "ok", "books": 12}` beside `/api/books`)."""
+    doc = response_doc(ep)
+    if not isinstance(doc, dict):
+        return None
+    for res in w.model.resources:
+        if not res.creatable or res.parent is not None or res.create is None:
+            continue
+        base = res.create.path.rstrip("/")
+        last = base.rsplit("/", 1)[-1].lower()
+        for key, value in doc.items():
+            if not isinstance(value, int) or isinstance(value, bool):
+                continue
+            named = len(key) > 3 and (last == key.lower() or last.endswith(("-" + key.lower(),
+                                                                            "_" + key.lower())))
+            under = ep.path.startswith(base + "/") and key.lower() in ("total", "count")
+            if named or under:
+                return res, key
+    return None
+
+
+def _created_for_listing(w: Writer, case: Case, ep: Endpoint) -> list[str]:
+    """For the list of a resource the test can create: create one first, then the lines that
+    find it in the list (an unpaged list), or at least one record and a total to match (a
+    paged one, where the new record may sit on a later page)."""
+    res = next((r for r in w.model.resources if r.listing is ep and r.creatable
+                and r.parent is None and r.id_field), None)
+    doc = response_doc(ep)
+    records = records_expr(doc, "body")
+    if res is None or records is None or not w.create_chain(case, res, {}):
+        return []
+    if isinstance(doc, list):
+        return [f"assert {res.id_var} in [record[{literal(res.id_field)}] for record in body]"]
+    total = next((k for k in ("total", "count", "total_count") if isinstance(doc, dict)
+                  and isinstance(doc.get(k), int)), None)
+    out = [f"assert len({records}) >= 1"]
+    if total:
+        out.append(f"assert body[{literal(total)}] >= len({records})")
+    return out
+
+
+_CONSTANT_KEYS = ("status", "state", "health", "pong", "ok", "alive", "ready", "healthy")
+_CONSTANT_WORD = re.compile(r"^[A-Za-z][A-Za-z_-]{0,19}$")
+
+
+def constant_checks(body_var: str, doc: object) -> list[str]:
+    """Documented literal values a health-like answer always carries (`{"status": "ok"}`,
+    `{"pong": true}`): the value, not only its type, is the contract."""
+    if not isinstance(doc, dict):
+        return []
+    out = []
+    for key, value in doc.items():
+        if str(key).lower() not in _CONSTANT_KEYS:
+            continue
+        if isinstance(value, bool) or (isinstance(value, str) and _CONSTANT_WORD.match(value)):
+            out.append(f"assert {body_var}[{literal(key)}] == {literal(value)}")
+    return out
 
 
 def create(w: Writer, res: Resource) -> Case | None:
@@ -213,11 +285,25 @@ def unknown_get(w: Writer, ep: Endpoint) -> Case | None:
     if not w.model.reachable(ep):
         return None
     case = Case(f"test_get_{action_name(w.model, ep)}_unknown_id_returns_404", "edge_case")
+    case.add(*known_control(w, case, ep))
     lines, bindings = unknown_url(w, ep)
     case.add(*lines, w.call(case, "response", ep, bindings, "allow_redirects=False"),
              "assert response.status_code == 404, response.text",
              *w.errors("response", 404))
     return case
+
+
+def known_control(w: Writer, case: Case, ep: Endpoint) -> list[str]:
+    """Lines that read a record the test created through `ep` and find it (the control: a
+    service that answers 404, or the wrong record, for every id fails here)."""
+    owner = w.model.owner(ep.path)
+    if owner is None or ep is not owner.get or not owner.creatable or owner.id_field is None:
+        return []
+    bindings = bind(case, w, ep)
+    if bindings is None:
+        return []
+    return [w.call(case, "known", ep, bindings), status_assert("known", ep),
+            f"assert known.json()[{literal(owner.id_field)}] == {owner.id_var}"]
 
 
 def _list_case(w: Writer, ep: Endpoint, name: str, params: str) -> tuple[Case, str] | None:

@@ -19,7 +19,7 @@ from pipeline.offline.gen_code import (
     payload_lines,
     status_assert,
 )
-from pipeline.offline.gen_common import records_expr, thing
+from pipeline.offline.gen_common import no_leak, records_expr, thing
 from pipeline.offline.gen_docs import (
     CASE_INSENSITIVE,
     SUBSTRING,
@@ -435,9 +435,12 @@ def wrong_token(w: Writer) -> Case | None:
         return None
     case = Case(f"test_get_{thing(ep.path)}_with_unknown_token_returns_401", "error_handling")
     prefix = "Bearer" if auth.scheme.lower() == "bearer" else "Token"
+    leak = no_leak(w, case, ep)
+    bindings, unseen = leak if leak is not None else ({}, [])
     case.add(f"headers = {{{literal(auth.header)}: \"{prefix} \" + unique(\"notatoken12345\")}}",
-             w.call(case, "response", ep, {}, "headers=headers", auth=False),
-             "assert response.status_code == 401, response.text", *w.errors("response", 401))
+             w.call(case, "response", ep, bindings, "headers=headers", auth=False),
+             "assert response.status_code == 401, response.text", *w.errors("response", 401),
+             *unseen)
     return case
 
 

@@ -149,3 +149,31 @@ def no_write(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) -> 
     after_call = w.call(case, "count_after", ep, bindings)
     case.endpoints[:] = targets  # counting is not what the case tests
     return [after_call, f"assert {_count_expr(res, 'count_after')} == {before}"]
+
+
+def collection_owner(model: Model, ep: Endpoint) -> Resource | None:
+    """The resource `ep` belongs to: by item path, else the one it lists or creates."""
+    return model.owner(ep.path) or next(
+        (r for r in model.resources if ep in (r.listing, r.create)), None)
+
+
+def no_leak(w: Writer, case: Case, ep: Endpoint) -> tuple[dict[str, str], list[str]] | None:
+    """Create a record `ep` would show (with credentials), for a read that must be refused:
+    the bindings to read it, and the lines checking the refused answer does not carry the
+    record's text. None when no such record can be made."""
+    res = collection_owner(w.model, ep)
+    if res is None or not res.creatable or res.parent is not None or not w.model.auth_usable:
+        return None
+    if ep not in (res.listing, res.get):
+        return None
+    text = next((k for k in w.echo_fields(res, res.payload or {})
+                 if isinstance((res.payload or {}).get(k), str)), None)
+    if text is None:
+        return None
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    value = f"payload[{literal(text)}]"
+    # raw, and as JSON escapes it (`\\u8bfb...`) when the service answers in ASCII
+    return bindings, [f"assert {value} not in response.text",
+                      f"assert ascii({value})[1:-1] not in response.text"]

@@ -14,6 +14,8 @@ from pipeline.offline.gen_common import (
     VERBS,
     action_name,
     bind,
+    collection_owner,
+    no_leak,
     no_write,
     path_params,
     query_param,
@@ -141,13 +143,30 @@ def mutate_unknown(w: Writer, ep: Endpoint) -> Case | None:
         return None
     name = f"test_{VERBS[ep.method]}_{action_name(w.model, ep)}_unknown_id_returns_404"
     case = Case(name, "error_handling")
+    owner = w.model.owner(ep.path)
+    unchanged = no_write(w, case, owner, {}) if owner and owner.parent is None else []
     lines, bindings = unknown_url(w, ep)
     case.add(*lines)
     extra = add_payload(case, "payload", payload or None)
     case.add(w.call(case, "response", ep, bindings, extra),
              "assert response.status_code == 404, response.text",
-             *w.errors("response", 404))
+             *w.errors("response", 404), *unchanged)
     return case
+
+
+def _reread(w: Writer, case: Case, owner: Resource | None,
+            bindings: dict[str, str]) -> tuple[list[str], list[str]]:
+    """Lines reading the record before and after a refused call, and the check that the
+    refusal changed nothing (both empty when the record cannot be read)."""
+    ep = owner.get if owner is not None else None
+    if ep is None or not w.model.reachable(ep) or any(
+            p not in bindings for p in path_params(ep.path)):
+        return [], []
+    before = [w.call(case, "stored_before", ep, bindings),
+              status_assert("stored_before", ep)]
+    after = [w.call(case, "stored_after", ep, bindings), status_assert("stored_after", ep),
+             "assert stored_after.json() == stored_before.json()"]
+    return before, after
 
 
 def repeat_conflict(w: Writer, ep: Endpoint) -> Case | None:
@@ -165,10 +184,11 @@ def repeat_conflict(w: Writer, ep: Endpoint) -> Case | None:
     if bindings is None:
         return None
     extra = add_payload(case, "body_sent", payload)
-    case.add(w.call(case, "first", ep, bindings, extra), status_assert("first", ep),
-             w.call(case, "second", ep, bindings, extra),
+    case.add(w.call(case, "first", ep, bindings, extra), status_assert("first", ep))
+    before, after = _reread(w, case, owner, bindings)
+    case.add(*before, w.call(case, "second", ep, bindings, extra),
              "assert second.status_code == 409, second.text",
-             *w.errors("second", 409))
+             *w.errors("second", 409), *after)
     return case
 
 
@@ -188,16 +208,26 @@ def bad_query(w: Writer, ep: Endpoint) -> Case | None:
 
 
 def missing_token(w: Writer, ep: Endpoint) -> Case | None:
-    """A protected endpoint called without credentials: the documented 401."""
+    """A protected endpoint called without credentials: the documented 401; a refused write
+    leaves the collection as it was, a refused read does not carry the record's text."""
     if not w.model.needs_auth(ep) or not error_code(ep, 401):
         return None
-    lines, bindings = unknown_url(w, ep)
     name = f"test_{VERBS[ep.method]}_{action_name(w.model, ep)}_without_token_returns_401"
     case = Case(name, "error_handling")
+    owner = collection_owner(w.model, ep)
+    unchanged: list[str] = []
+    if ep.method != "GET" and owner is not None and owner.parent is None and \
+            w.model.auth_usable:
+        unchanged = no_write(w, case, owner, {})
+    leak = no_leak(w, case, ep) if ep.method == "GET" else None
+    if leak is not None:
+        lines, (bindings, unchanged) = [], leak
+    else:
+        lines, bindings = unknown_url(w, ep)
     case.add(*lines)
     payload = payload_of(ep)
     extra = add_payload(case, "payload", payload)
     case.add(w.call(case, "response", ep, bindings, extra, auth=False),
              "assert response.status_code == 401, response.text",
-             *w.errors("response", 401))
+             *w.errors("response", 401), *unchanged)
     return case

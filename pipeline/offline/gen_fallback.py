@@ -232,6 +232,27 @@ def login_success(spec: Spec, ep: Endpoint) -> tuple[str, list[str]] | None:
     return "A freshly registered account logs in.", lines
 
 
+def _created(spec: Spec, ep: Endpoint, auth: bool,
+             needs_token: bool) -> tuple[list[str], dict[str, str]] | None:
+    """Lines creating the record `ep`'s one path parameter names, and the binding to it."""
+    found = _create_for(spec, ep)
+    if found is None:
+        return None
+    create, param = found
+    if create.auth_required is True and not auth:
+        return None
+    var = re.sub(r"\W+", "_", param)
+    return [
+        _call("created", create, _url(create.path, {}),
+              auth and (needs_token or create.auth_required is True), _body(create) or {}),
+        _code_check("created", _success_codes(create)),
+        "record = created.json()",
+        'if isinstance(record, dict) and isinstance(record.get("data"), dict):',
+        f'{INDENT}record = record["data"]',
+        f"{var} = next(record[k] for k in {(param, 'id')!r} if k in record)",
+    ], {param: var}
+
+
 def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] | None:
     """(docstring, body lines) of the documented success, or None when it cannot be made."""
     needs_token = ep.auth_required is True
@@ -245,23 +266,10 @@ def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] 
     lines: list[str] = []
     bindings: dict[str, str] = {}
     if _PARAM.search(ep.path):
-        found = _create_for(spec, ep)
-        if found is None:
+        made = _created(spec, ep, auth, needs_token)
+        if made is None:
             return None
-        create, param = found
-        if create.auth_required is True and not auth:
-            return None
-        var = re.sub(r"\W+", "_", param)
-        lines += [
-            _call("created", create, _url(create.path, {}),
-                  auth and (needs_token or create.auth_required is True), _body(create) or {}),
-            _code_check("created", _success_codes(create)),
-            "record = created.json()",
-            'if isinstance(record, dict) and isinstance(record.get("data"), dict):',
-            f'{INDENT}record = record["data"]',
-            f"{var} = next(record[k] for k in {(param, 'id')!r} if k in record)",
-        ]
-        bindings[param] = var
+        lines, bindings = made
     codes = _success_codes(ep)
     echo = _echo_input(ep) if ep.response_text and not bindings else None
     url, body = _url(ep.path, bindings), _body(ep)
@@ -279,8 +287,29 @@ def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] 
     return f"{what}: the documented success ({', '.join(map(str, codes))}).", lines
 
 
+def _unchanged(spec: Spec, ep: Endpoint, auth: bool, lines: list[str]) -> list[str]:
+    """`lines` (a refused write) between two reads of the collection it writes to, and the
+    check that it changed nothing there; `lines` as they are when no such read is
+    documented (a write on a record path, or a list that needs a token we do not have)."""
+    listing = next((e for e in spec.endpoints if e.method == "GET" and e.path == ep.path), None)
+    if (ep.method not in _BODY or _PARAM.search(ep.path) or listing is None
+            or (listing.auth_required is True and not auth)):
+        return lines
+    url, token = _url(ep.path, {}), listing.auth_required is True
+    codes = _success_codes(listing)
+    return [_call("listed_before", listing, url, token), _code_check("listed_before", codes),
+            *lines, _call("listed_after", listing, url, token),
+            "assert listed_after.json() == listed_before.json()"]
+
+
 def error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str]]:
-    """(name suffix, docstring, body lines) of the documented or obvious error."""
+    """(name suffix, docstring, body lines) of the documented or obvious error; a refused
+    write on a collection also checks that the collection did not change."""
+    suffix, doc, lines = _error_case(spec, ep, auth)
+    return suffix, doc, _unchanged(spec, ep, auth, lines)
+
+
+def _error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str]]:
     url = _url(ep.path, {})
     if ep.auth_required is True:
         codes = tuple(c for c in (401, 403) if c in ep.status_codes) or (401, 403)
@@ -290,8 +319,14 @@ def error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str
     if _PARAM.search(ep.path) and (404 in ep.status_codes or _create_for(spec, ep)):
         # only a record the document creates (or a documented 404): "/likes/stats/{id}" of
         # content nobody liked may well answer zero counts
+        control: list[str] = []
+        made = _created(spec, ep, auth, False) if ep.method == "GET" else None
+        if made is not None:  # a record that exists is found: a service answering 404 for
+            lines, bindings = made  # every id fails here
+            control = [*lines, _call("known", ep, _url(ep.path, bindings), False),
+                       _code_check("known", _success_codes(ep))]
         return ("unknown_id", "A path naming no record answers 404 Not Found.",
-                [_call("response", ep, url, False, _body(ep)),
+                [*control, _call("response", ep, url, False, _body(ep)),
                  _code_check("response", (404,))])
     # fields with allowed values or defaults and none required: no body is an error
     loose = ep.request_example is None and not ep.request_schema and _params_body(ep) \

@@ -160,7 +160,7 @@ def auth_flow(w: Writer) -> Case | None:
     if _register_lines(case, w, model) is None:
         return None
     call = w.call(case, "me", protected, {}, "headers=headers", auth=False)
-    case.add(call, status_assert("me", protected))
+    case.add(call, status_assert("me", protected), *_own_values("me", protected, case))
     logout = next((e for e in model.spec.endpoints if e.method == "POST"
                    and "logout" in e.path.lower() and success_status(e)), None)
     if logout is not None and error_code(logout, 401):
@@ -171,6 +171,17 @@ def auth_flow(w: Writer) -> Case | None:
                  "assert again.status_code == 401, again.text",
                  *w.errors("again", 401))
     return case
+
+
+def _own_values(var: str, ep: Endpoint, case: Case) -> list[str]:
+    """The protected answer names the user who logged in: registered fields (not secrets)
+    the documented body echoes must equal the values sent."""
+    doc = response_doc(ep)
+    if not isinstance(doc, dict) or "credentials = " not in "\n".join(case.setup + case.body):
+        return []
+    keys = [k for k in doc if isinstance(k, str) and k in ("username", "name", "email", "login")]
+    return [f"assert {var}.json()[{literal(k)}] == credentials[{literal(k)}]"
+            for k in keys if f'"{k}":' in "\n".join(case.setup + case.body)][:1]
 
 
 def login_wrong_password(w: Writer) -> Case | None:
@@ -202,4 +213,9 @@ def isolation(w: Writer, res: Resource) -> Case | None:
     case.add(w.call(case, "response", ep, bindings, "headers=other_auth_headers", auth=False),
              f"assert response.status_code == {code}, response.text",
              *w.errors("response", code))
+    echo = w.echo_fields(res, res.payload or {})
+    if echo:  # refused to the other user, still there unchanged for its owner
+        case.add(w.call(case, "mine", ep, bindings), status_assert("mine", ep),
+                 "kept = mine.json()",
+                 *[f"assert kept[{literal(k)}] == payload[{literal(k)}]" for k in echo[:3]])
     return case

@@ -25,6 +25,9 @@ from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
 from pipeline.offline.gen_fallback import fill_uncovered
 from pipeline.offline.gen_model import Model, build_model
+from pipeline.offline.refine import endpoint_of
+from pipeline.offline.refine_values import add_value_checks
+from pipeline.offline.strength import shape_only_code
 from pipeline.records import Endpoint, Spec, TestCase
 from pipeline.suites import conftest_source as conftest_source  # re-exported (one home)
 from pipeline.suites import module_source as module_source
@@ -123,4 +126,14 @@ def generate_cases(task_id: str, spec: Spec) -> list[TestCase]:
             category=case.category, name=case.name, code=case.source(),
             endpoints=case.endpoints, origin="generated", author=AUTHOR))
     auth = "def auth_headers(" in conftest_source(spec, spec.port or 8000)
-    return out + fill_uncovered(task_id, spec, out, auth)  # never an empty suite
+    out += fill_uncovered(task_id, spec, out, auth)  # never an empty suite
+    return [with_values(c, spec) for c in out]
+
+
+def with_values(case: TestCase, spec: Spec) -> TestCase:
+    """A case that would check only status, keys or types, with the values the document
+    gives added (the refiner's `add_value_checks`); other cases as they are."""
+    if not shape_only_code(case.code, case.name):
+        return case
+    lines = add_value_checks(case.code.splitlines(), spec, endpoint_of, last_only=True)
+    return case.model_copy(update={"code": "\n".join(lines).rstrip() + "\n"})

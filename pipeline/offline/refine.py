@@ -5,7 +5,9 @@
   for that endpoint, and is dropped otherwise (other assertions stay);
 - a failing field check (missing key, wrong type or value) loses that field check;
 - reviews or a note that call the case "status-only" get body-field assertions from the
-  documented response.
+  documented response;
+- a test that still asserts only status, keys or types gets value assertions from the
+  document (`refine_values`: values sent read back, documented constants).
 A repair that would leave no assertion, or code that does not parse, is not made: the case
 comes back unchanged (same round) so routing can discard it after the maximum rounds.
 A refined version carries the refiner's answer to each review (`rebuttal.answers`).
@@ -20,6 +22,8 @@ from pipeline.offline.gen_code import set_assert
 from pipeline.offline.gen_common import body_checks
 from pipeline.offline.rebuttal import Action, answers, code_change
 from pipeline.offline.refine_errors import add_error_code_checks
+from pipeline.offline.refine_values import add_value_checks
+from pipeline.offline.strength import shape_only_code
 from pipeline.records import Endpoint, Evidence, Review, Spec, TestCase
 
 _STATUS = re.compile(r"^assert\s+(\w+)\.status_code\s*==\s*(\d{3})\b")
@@ -30,6 +34,7 @@ _KEYERROR = re.compile(r"^E\s+KeyError:\s*'([^']+)'")
 _EXTRA = re.compile(r"^E\s+Extra items in the left set:")
 _CALL = re.compile(r"^(\w+)\s*=\s*session\.(get|post|put|patch|delete)\(\s*f?\"\{base_url\}"
                    r"([^\"]*)\"")
+_SHAPE = re.compile(r"status|keys|types|no value|shape", re.I)
 _ERROR_CODE = re.compile(r"documented error code|error body's code|error code", re.I)
 _STATUS_ONLY = re.compile(r"status[- ]only|shape[- ]only|only (?:checks|asserts) (?:the )?status|"
                           r"asserts only the status|no body "
@@ -127,6 +132,9 @@ def _drop_field(lines: list[str], keys: list[str]) -> list[str]:
         if line.strip() or not stripped:
             out.append(line)
     return out
+
+
+endpoint_of = _endpoint_of  # public name: the generator adds value checks the same way
 
 
 def _repair_failure(lines: list[str], output: str, spec: Spec, case: TestCase) -> list[str]:
@@ -233,6 +241,13 @@ def refine_case(case: TestCase, evidence: Evidence | None, reviews: list[Review]
         if lines != before:
             actions.append(Action(f"added {len(lines) - len(before)} assertion line(s) on the "
                                   "documented response body", _STATUS_ONLY))
+    if shape_only_code("\n".join(lines), case.name):
+        before = lines
+        lines = add_value_checks(lines, spec, _endpoint_of)
+        if lines != before:
+            actions.append(Action(f"added {len(lines) - len(before)} assertion(s) on documented "
+                                  "values (values sent read back, documented constants), so a "
+                                  "wrong value no longer passes", _SHAPE))
     if _ERROR_CODE.search(feedback):
         before = lines
         lines = add_error_code_checks(lines, spec, _endpoint_of)

@@ -8,9 +8,11 @@ wrong status, missing field, wrong value, lost write), read from the code. A rea
 the test can fail and checks something (so it is never scored "cannot fail" or "checks
 nothing"); the levels above that stay with what the assertions check, as the rubric's anchors
 say. Mutation evidence counts both ways: a success-path test that kills none of the mutants
-while the other tests of its round kill some loses a level of correctness and coverage (its
-assertions miss faults that others catch); killing none when no test kills any changes
-nothing (the capped mutant set may have none on anyone's path). Whatever the kills, a test
+planted in its own endpoints' handlers (`pipeline.mutation.handlers`) while other tests kill
+them loses a level of correctness and coverage (its assertions miss faults in what it claims
+to test); when no mutant maps to its endpoints, the same holds for killing none while the
+other tests of its round kill some; killing none when no test kills any changes nothing (the
+capped mutant set may have none on anyone's path). Whatever the kills, a test
 that asserts only status, keys or types stays under the shape caps (`strength`).
 """
 
@@ -78,9 +80,7 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         _runs_sentence(evidence),
         _requests_sentence(evidence, sent, claimed, hit, undocumented, bool(documented)),
         _mutants_sentence(evidence, mutants) + _kills_clause(evidence)
-        + ("; a success-path test that kills none while the other tests of its round kill "
-           f"{evidence.mutation.round_killed} is a weak test" if weak and evidence.mutation
-           else ""),
+        + (f"; {weak}" if weak else ""),
     ]
     return make_review(case, REVIEWER, rubric, scores, sentences)
 
@@ -148,12 +148,26 @@ def _killed_a_mutant(evidence: Evidence) -> bool:
     return evidence.passed and m is not None and m.excluded is None and bool(m.killed)
 
 
-def _weak_by_kills(evidence: Evidence, error_test: bool) -> bool:
-    """Mutation evidence against a test: it passes on the oracle and checks a success path,
-    yet kills none of the mutants that the other tests of its round do kill."""
+def _weak_by_kills(evidence: Evidence, error_test: bool) -> str:
+    """Mutation evidence against a test (why, or ""): it passes on the oracle and checks a
+    success path, yet kills none of the mutants in its own endpoints' handlers that other
+    tests do kill; when no mutant maps to its endpoints, none of the mutants that the other
+    tests of its round kill."""
     m = evidence.mutation
-    return (evidence.passed and not error_test and m is not None and m.excluded is None
-            and m.valid > 0 and not m.killed and m.round_killed > 0)
+    if not (evidence.passed and not error_test and m is not None and m.excluded is None
+            and m.valid > 0):
+        return ""
+    if m.endpoint_mutants:
+        if set(m.killed) & set(m.endpoint_mutants) or not m.endpoint_killed_by_others:
+            return ""
+        return (f"a success-path test that kills none of the {len(m.endpoint_mutants)} "
+                "mutants in its own endpoints' handlers while other tests kill "
+                f"{len(m.endpoint_killed_by_others)} of them "
+                f"({listing(m.endpoint_killed_by_others, 2)}) is a weak test")
+    if m.killed or m.round_killed == 0:
+        return ""
+    return ("a success-path test that kills none while the other tests of its round kill "
+            f"{m.round_killed} is a weak test")
 
 
 def _correctness(evidence: Evidence, mutants: list[Mutant], error_test: bool) -> int:

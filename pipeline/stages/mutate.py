@@ -17,6 +17,8 @@ from typing import Any
 
 from pipeline.execution import scratch_prefix
 from pipeline.mutation import merge_rounds, mutation_report
+from pipeline.mutation.handlers import oracle_mutant_endpoints, own_mutants
+from pipeline.mutation.runner import read_oracle_sources
 from pipeline.records import Evidence, MutationEvidence, TestCase
 from pipeline.stages.execute import write_suite
 from pipeline.stages.limits import RunLimits
@@ -67,7 +69,10 @@ def mutate_round(
             env_bin=env_bin, startup_timeout_s=limits.startup_timeout_s,
             test_timeout_s=limits.test_timeout_s,
         )
-    updated = [ev.model_copy(update={"mutation": _case_evidence(c.case_id, report)})
+    by_mutant = oracle_mutant_endpoints(
+        task.oracle_dir, read_oracle_sources(task.oracle_dir, task.config.language),
+        sorted({e for c, _ in passing for e in c.endpoints}), report["mutants_detail"])
+    updated = [ev.model_copy(update={"mutation": _case_evidence(c, report, by_mutant)})
                for c, ev in passing]
     stored = {k: v for k, v in report.items() if k not in VOLATILE}
     # A stillborn mutant's detail names temp folders, ports and seconds: keep its status only.
@@ -83,15 +88,19 @@ def mutate_round(
     return updated
 
 
-def _case_evidence(case_id: str, report: dict[str, Any]) -> MutationEvidence:
+def _case_evidence(case: TestCase, report: dict[str, Any],
+                   by_mutant: dict[str, list[str]]) -> MutationEvidence:
+    case_id = case.case_id
     entry = report["per_test"].get(case_id)
     valid, together = int(report["valid"]), int(report["killed"])
     if entry is None or (entry.get("score") is None and entry.get("excluded")):
         why = (entry or {}).get("excluded") or "not run against the mutants"
         return MutationEvidence(valid=valid, excluded=why, round_killed=together)
     alone = sorted(m["id"] for m in report["mutants_detail"] if m["killed_by"] == [case_id])
+    own = own_mutants(case_id, case.endpoints, by_mutant, report["mutants_detail"])
     return MutationEvidence(valid=valid, killed=list(entry["killed"]), unique=alone,
-                            round_killed=together)
+                            round_killed=together, endpoint_mutants=own.mutants,
+                            endpoint_killed_by_others=own.killed_by_others)
 
 
 def suite_mutation(store: Store, task_id: str, input_hash: str,

@@ -325,6 +325,14 @@ def test_evidence_text_shows_real_mutant_kills() -> None:
     excluded = plain.model_copy(update={"mutation": MutationEvidence(
         valid=14, excluded="did not pass on the unmutated oracle")})
     assert "no kill credit (did not pass on the unmutated oracle)" in evidence_text(excluded)
+    own = plain.model_copy(update={"mutation": MutationEvidence(
+        valid=14, killed=["main.py:38:return:1"], round_killed=9,
+        endpoint_mutants=["main.py:90:filter_ignored:1", "main.py:91:return:1"],
+        endpoint_killed_by_others=["main.py:90:filter_ignored:1"])})
+    text = evidence_text(own)
+    assert "in the handlers of the endpoints it targets: 2; it kills 0 of them, other tests " \
+        "kill 1 (a success-path test" in text
+    assert "evidence of a weak test" not in evidence_text(killed)
 
 
 def test_generate_fills_endpoints_the_model_wrote_nothing_for(spec, store) -> None:

@@ -152,3 +152,55 @@ def test_refine_drops_an_emptied_field_check() -> None:
     refined = refine_case(_case(code), _evidence(out), [], SPEC)
     assert "colour" not in refined.code and "status_code == 201" in refined.code
     ast.parse(refined.code)
+
+
+VALUE_SPEC = Spec(endpoints=[
+    Endpoint(method="POST", path="/items", status_codes={201: "created"},
+             request_example={"name": "Widget", "size": 3, "owner_email": "a@b.c"},
+             response_examples={201: {"id": 1, "name": "Widget", "size": 3,
+                                      "owner_email": "a@b.c", "created_at": "2024-01-01"}}),
+    Endpoint(method="GET", path="/health", status_codes={200: "OK"},
+             response_examples={200: {"status": "ok", "items": 3}}),
+])
+
+SHAPE_CREATE = '''def test_create_item_returns_201(base_url, session, unique):
+    payload = {"name": unique("Widget"), "size": 3, "owner_email": unique("a@b.c")}
+    response = session.post(f"{base_url}/items", json=payload)
+    assert response.status_code == 201, response.text
+    assert {"id", "name", "size"} <= set(response.json())
+'''
+
+SHAPE_HEALTH = '''def test_health(base_url, session):
+    response = session.get(f"{base_url}/health")
+    assert response.status_code == 200, response.text
+    assert isinstance(response.json()["status"], str)
+'''
+
+
+def test_refine_turns_a_shape_only_write_into_a_read_back_of_the_values_sent() -> None:
+    from pipeline.offline.strength import shape_only_code
+
+    case = _case(SHAPE_CREATE)
+    review = Review(case_id=case.case_id, round=0, reviewer="offline:execution", scores=None,
+                    rationale="it asserts only the status, keys or types of a success",
+                    rubric_hash="h")
+    refined = refine_case(case, None, [review], VALUE_SPEC)
+    assert refined.round == 1 and shape_only_code(SHAPE_CREATE)
+    assert 'assert response.json()["name"] == payload["name"]' in refined.code
+    assert 'assert response.json()["size"] == payload["size"]' in refined.code
+    assert "owner_email" not in refined.code.split("assert response.status_code")[1].split(
+        "set(")[0]  # an e-mail may be stored normalised: not compared
+    assert not shape_only_code(refined.code)
+    assert "documented values" in refined.rebuttal[0].changed
+
+
+def test_refine_asserts_a_documented_constant_of_a_health_answer() -> None:
+    case = _case(SHAPE_HEALTH, "test_health")
+    refined = refine_case(case, None, [], VALUE_SPEC)
+    assert 'assert response.json()["status"] == "ok"' in refined.code
+    assert '"items"' not in refined.code  # a count is not a constant
+
+
+def test_refine_adds_no_value_the_document_does_not_give() -> None:
+    case = _case(SHAPE_HEALTH.replace("/health", "/items/1"), "test_health")
+    assert refine_case(case, None, [], VALUE_SPEC) is case

@@ -145,3 +145,24 @@ def test_key_sets_are_shape_but_sets_of_values_are_behaviour():
     values = 'def test_a(r):\n    assert set(r.json()["fields"]) == {"title", "isbn"}\n'
     assert shape_only_code(keys)
     assert not shape_only_code(values)
+
+
+@pytest.mark.parametrize("killed,others,penalised", [
+    ([], ["app.py:9:filter_ignored:1"], True),   # its endpoint's bugs, caught only by others
+    (["app.py:3:return:1"], ["app.py:9:filter_ignored:1"], True),  # kills elsewhere only
+    (["app.py:9:filter_ignored:1"], ["app.py:9:filter_ignored:1"], False),
+    ([], [], False),  # nobody catches its endpoint's mutants: no evidence either way
+])
+def test_endpoint_mutants_others_kill_and_it_does_not_make_a_weak_test(killed, others,
+                                                                       penalised):
+    base = _reviews(S.GOOD, S.GOOD_REQUESTS)["offline:execution"]
+    ev = S.evidence(S.GOOD, ["passed", "passed"], S.GOOD_REQUESTS).model_copy(
+        update={"mutation": MutationEvidence(
+            valid=10, killed=killed, round_killed=6,
+            endpoint_mutants=["app.py:9:filter_ignored:1", "app.py:12:return:1"],
+            endpoint_killed_by_others=others)})
+    r = review_execution.review(S.GOOD, ev, SPEC, RUBRIC)
+    drop = 1 if penalised else 0
+    assert r.scores.correctness == base.correctness - drop
+    assert r.scores.coverage == base.coverage - drop
+    assert ("mutants in its own endpoints' handlers" in r.rationale) is penalised
