@@ -42,7 +42,8 @@ def _build(data: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_readme_change_shows_only_in_that_tasks_files(tmp_path: Path, task_factory) -> None:
+def test_a_readme_change_shows_only_in_that_tasks_files(tmp_path: Path, task_factory,
+                                                       monkeypatch) -> None:
     data = tmp_path / "data"
     for task_id in ("alpha", "beta"):
         task_factory(data / "raw", task_id, free_port())
@@ -66,6 +67,12 @@ def test_a_readme_change_shows_only_in_that_tasks_files(tmp_path: Path, task_fac
     assert f"{data}/train/beta/README.md: differs from what the store writes" in check.output
     assert f"`repogenesis publish --data {data}`" in check.output
     assert shipped_files(data) == before  # the check wrote nothing
+    monkeypatch.setenv("REPOGENESIS_MUTATION_CAP", "0")
+    check = runner.invoke(app, ["build", "--check", "--data", str(data)])
+    assert check.exit_code == 1
+    assert f"{data}/train/beta/README.md: differs from what the store writes" in check.output
+    assert f"`repogenesis build --data {data}`" in check.output
+    assert shipped_files(data) == before
 
     assert runner.invoke(app, ["publish", "--data", str(data)]).exit_code == 0
     after = shipped_files(data)
