@@ -17,6 +17,8 @@ from pipeline.store import Store
 
 #: What a publish writes under the data folder, relative to it (all of it is committed).
 SHIPPED = ("verified", "train", "decisions.jsonl")
+#: Left by running a shipped suite in place; git ignores them, so does the check.
+IGNORED = {"__pycache__", ".pytest_cache"}
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,9 @@ def shipped_files(root: Path, names: tuple[str, ...] = SHIPPED) -> dict[str, byt
         top = root / name
         paths = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file())
         for path in paths:
-            out[path.relative_to(root).as_posix()] = path.read_bytes()
+            rel = path.relative_to(root)
+            if not IGNORED.intersection(rel.parts):
+                out[rel.as_posix()] = path.read_bytes()
     return out
 
 

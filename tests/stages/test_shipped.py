@@ -27,6 +27,17 @@ def test_compare_files_names_stale_missing_and_extra_in_path_order() -> None:
     assert compare_files(expected, dict(expected)) == []
 
 
+def test_shipped_files_skip_what_running_a_suite_in_place_leaves(tmp_path: Path) -> None:
+    (tmp_path / "train" / "t" / "tests" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "train" / "t" / "tests" / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    (tmp_path / "train" / "t" / "tests" / "test_a.py").write_text("x = 1\n")
+    (tmp_path / "decisions.jsonl").write_text("")
+    (tmp_path / "raw" / "t").mkdir(parents=True)
+    (tmp_path / "raw" / "t" / "task.toml").write_text("")
+    assert shipped_files(tmp_path) == {"train/t/tests/test_a.py": b"x = 1\n",
+                                       "decisions.jsonl": b""}
+
+
 def test_stale_lines_name_each_file_and_the_refresh_command() -> None:
     lines = stale_lines([Difference("train/b/task.json", "stale")], "`./dev.sh build`")
     assert lines[0] == "data/train/b/task.json: differs from what the store writes"
