@@ -16,6 +16,7 @@ from rich.table import Table
 from pipeline.config import load_settings
 from pipeline.llm import make_backend
 from pipeline.llm.settings import ModeError, load_llm_settings, mode_banner, resolve_mode
+from pipeline.stages.splitlock import LOCK_NAME
 
 
 def _console() -> Console:
@@ -26,7 +27,10 @@ def _console() -> Console:
 
 
 def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = False,
-              fallback: bool = False, batch: bool = False) -> None:
+              fallback: bool = False, batch: bool = False, check: bool = False) -> None:
+    """Build, then publish (or with `check`, compare the committed outputs instead)."""
+    from pipeline.chair.core import ChairError
+    from pipeline.chair.files import sync_decisions
     from pipeline.execution import install_signal_handlers
     from pipeline.execution.reaper import reap_orphans
     from pipeline.stages.build import BuildOptions, build
@@ -74,7 +78,13 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
     )
     if bars is not None:
         options.tick = bars.tick
+    lock_before = _read_bytes(data / LOCK_NAME)
     with Store.open(db) as store:
+        try:
+            sync_decisions(data, store)  # the committed decisions apply to this build
+        except ChairError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(1) from None
         if mode == "llm":
             options.backend = make_backend(store, llm_settings, batch=batch)
         if bars is not None:
@@ -82,17 +92,52 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
                 results = build(options, store, report)
         else:
             results = build(options, store, report)
-        written = publish_data(data, store)
+        if check:
+            stale = _check_after_build(data, store, lock_before)
+        else:
+            written = publish_data(data, store)
         status = task_status(store, raw_ids(data))
     print_status(status, console, {r.task_id: r for r in results})
-    console.print(f"wrote {written['verified']} verified and {written['train']} train task(s) "
-                  f"in {time.monotonic() - started:.1f}s; state in {db}")
+    if check:
+        _report_check(stale, data, console)
+    else:
+        console.print(f"wrote {written['verified']} verified and {written['train']} train "
+                      f"task(s) in {time.monotonic() - started:.1f}s; state in {db}")
     failed = sorted(r.task_id for r in results if r.state == "failed")
     if failed:
         print(f"error: {len(failed)} of {len(results)} selected task(s) failed: "
               f"{', '.join(failed)}; the reasons are above and in `repogenesis status`",
               file=sys.stderr)
         sys.exit(1)
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    return path.read_bytes() if path.is_file() else None
+
+
+def _check_after_build(data: Path, store: Any, lock_before: bytes | None) -> list[str]:
+    """`build --check`: what the build would change among the committed files (the split
+    lock, written while building, counts too)."""
+    from pipeline.shipped import check_outputs
+
+    lines = [f"{data}/{d.line()}" for d in check_outputs(data, store)]
+    if _read_bytes(data / LOCK_NAME) != lock_before:
+        lines.append(f"{data}/{LOCK_NAME}: changed by this build (a new auto task recorded)")
+    return lines
+
+
+def _report_check(stale: list[str], data: Path, console: Console) -> None:
+    from pipeline.shipped import SHIPPED
+
+    if not stale:
+        console.print(f"committed outputs in {data} are up to date")
+        return
+    for line in stale:
+        print(line, file=sys.stderr)
+    paths = " ".join(f"{data}/{n}" for n in (*SHIPPED, LOCK_NAME))
+    print(f"error: {len(stale)} output file(s) out of date; refresh with `repogenesis build "
+          f"--data {data}`, then commit {paths}", file=sys.stderr)
+    raise SystemExit(1)
 
 
 class _Bars:

@@ -199,6 +199,9 @@ def build(
                         ] = False,
     batch: Annotated[bool, typer.Option("--batch", help="Send each round's model requests "
                                         "as provider batch jobs (cheaper, slower).")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Build, then compare the committed "
+                                        "outputs instead of writing them (exit 1 if stale).")
+                     ] = False,
 ) -> None:
     """Run every stage on data/raw and write data/verified and data/train (resumable)."""
     from pipeline.build_ui import run_build
@@ -208,7 +211,8 @@ def build(
 
     try:
         select_tasks(data / "raw", only)  # an unknown --task fails before any work
-        run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch)
+        run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch,
+                  check=check)
     except (LockError, TaskError) as exc:
         fail(str(exc))
     except (OSError, sqlite3.Error) as exc:
@@ -388,15 +392,38 @@ def ledger(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
 
 
 @app.command()
-def publish(data: DataOpt = Path("data")) -> None:
-    """Rewrite data/verified and data/train from the store (no execution, no model calls)."""
+def publish(
+    data: DataOpt = Path("data"),
+    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 naming each "
+                                        "committed output that differs from the store's.")
+                     ] = False,
+) -> None:
+    """Rewrite data/verified, data/train and decisions.jsonl from the store (no execution,
+    no model calls)."""
+    from pipeline.chair.core import ChairError
+    from pipeline.shipped import check_outputs, stale_lines
     from pipeline.stages.publish import publish_data
     from pipeline.store import Store
 
     built_state_db(data)
     with Store.open(state_db(data)) as store:
-        written = publish_data(data, store)
-    typer.echo(f"wrote {written['verified']} verified and {written['train']} train task(s)")
+        if check:
+            diffs = check_outputs(data, store)
+        else:
+            try:
+                written = publish_data(data, store)
+            except ChairError as exc:
+                fail(str(exc))
+    if not check:
+        typer.echo(f"wrote {written['verified']} verified and {written['train']} train task(s)")
+        return
+    if not diffs:
+        typer.echo(f"committed outputs in {data} are up to date")
+        return
+    *lines, last = stale_lines(diffs, f"`repogenesis publish --data {data}`", str(data))
+    for line in lines:
+        typer.echo(line, err=True)
+    fail(last)
 
 
 from pipeline.chair.cli import chair_app  # noqa: E402  (it uses the helpers above)

@@ -22,9 +22,13 @@ def _store(data: Path):
 
 
 def _publish(data: Path, store) -> str:
+    from pipeline.chair.core import ChairError
     from pipeline.stages.publish import publish_data
 
-    written = publish_data(data, store)
+    try:
+        written = publish_data(data, store)
+    except ChairError as exc:  # a bad line in decisions.jsonl
+        fail(str(exc))
     return f"published {written['verified']} verified and {written['train']} train task(s)"
 
 

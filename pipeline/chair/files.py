@@ -96,3 +96,10 @@ def import_decisions(store: Store, path: Path) -> tuple[int, int]:
                 opened_at=full["opened_at"])
             added += 1
     return added, len(rows) - added
+
+
+def sync_decisions(data_dir: Path, store: Store) -> int:
+    """Import the lines of data_dir's decisions.jsonl the store lacks (a fresh clone's build
+    applies the committed decisions); returns how many. No file: nothing to do."""
+    path = decisions_path(data_dir)
+    return import_decisions(store, path)[0] if path.is_file() else 0

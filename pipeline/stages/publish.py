@@ -155,12 +155,20 @@ def raw_tasks(data_dir: Path) -> dict[str, RawTask]:
     return out
 
 
-def publish_data(data_dir: Path, store: Store) -> dict[str, int]:
-    """`repogenesis publish` and the end of `build`: the splits rewritten from the store
-    alone (no execution, no model calls), with every Area Chair decision applied."""
-    tasks = raw_tasks(data_dir)
-    written = publish(data_dir, store, tasks)
+def publish_data(data_dir: Path, store: Store, out_dir: Path | None = None) -> dict[str, int]:
+    """`repogenesis publish` and the end of `build`: the splits and decisions.jsonl rewritten
+    from the store alone (no execution, no model calls), with every Area Chair decision
+    applied. `out_dir` (the checks) writes there instead and leaves data_dir and the store
+    untouched; in place, decisions.jsonl's lines the store lacks are imported first, so the
+    rewritten file never loses one."""
+    from pipeline.chair.files import decisions_path, export_decisions, sync_decisions
     from pipeline.reports.card import write_cards  # the cards read the tables built on this
 
-    write_cards(data_dir, store, tasks)
+    if out_dir is None:
+        sync_decisions(data_dir, store)
+    target = out_dir or data_dir
+    tasks = raw_tasks(data_dir)
+    written = publish(target, store, tasks)
+    write_cards(target, store, tasks)
+    export_decisions(store, decisions_path(target))
     return written

@@ -21,8 +21,10 @@ from pathlib import Path
 import pytest
 
 from pipeline.execution import ensure_task_env, free_port, run_pytest, start_service
+from pipeline.llm.settings import KEY_VARS
+from pipeline.shipped import SHIPPED, compare_trees, stale_lines
 from pipeline.stages.build import BuildOptions, build
-from pipeline.stages.splitlock import read_lock
+from pipeline.stages.splitlock import LOCK_NAME, read_lock
 from pipeline.store import Store
 from pipeline.tasks import load_task
 
@@ -50,8 +52,17 @@ def cli(data: Path, *args: str, env: dict[str, str] | None = None,
         timeout: float = 1800) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pipeline", *args, "--data", str(data)],
-        capture_output=True, text=True, timeout=timeout, env=env,
+        capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT,
     )
+
+
+def dev_build_env() -> dict[str, str]:
+    """The environment of `./dev.sh build` in CI: no provider keys, no base URLs and no
+    REPOGENESIS_* setting that can change what is written (the cache folder may stay)."""
+    keys = {v for names in KEY_VARS.values() for v in names} | {
+        "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL"}
+    return {k: v for k, v in os.environ.items() if k not in keys and (
+        not k.startswith("REPOGENESIS_") or k == "REPOGENESIS_CACHE_DIR")}
 
 
 def outputs_digest(data: Path, *, attribution: bool = True) -> dict[str, str]:
@@ -82,10 +93,21 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     data = tmp_path_factory.mktemp("build") / "data"
     shutil.copytree(RAW, data / "raw")
     shutil.copyfile(RAW.parent / "splits.lock", data / "splits.lock")  # the recorded splits
-    proc = cli(data, "build")
+    if (RAW.parent / "decisions.jsonl").is_file():  # the committed Area Chair decisions
+        shutil.copyfile(RAW.parent / "decisions.jsonl", data / "decisions.jsonl")
+    # exactly `./dev.sh build` (the same working folder, defaults and mode), elsewhere
+    proc = cli(data, "build", env=dev_build_env())
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "offline" in proc.stdout
     return data
+
+
+def test_committed_outputs_are_what_the_build_writes(built: Path) -> None:
+    """CI's staleness check: a change that alters the benchmark (the generator, the rubric, a
+    README, a decision) must commit its refreshed outputs in the same commit."""
+    names = (*SHIPPED, LOCK_NAME)
+    diffs = compare_trees(built, ROOT / "data", names)
+    assert not diffs, "\n".join(stale_lines(diffs, "`./dev.sh build`", names=names))
 
 
 def test_every_task_is_written_with_tests_in_three_categories(built: Path) -> None:

@@ -1,0 +1,112 @@
+"""Black-box tests generated offline from the requirement document."""
+
+import json  # noqa: F401
+import re  # noqa: F401
+import uuid  # noqa: F401
+
+import pytest  # noqa: F401
+import requests  # noqa: F401
+
+
+def test_created_stock_movement_appears_in_list(base_url, session, unique):
+    item_payload = {
+        "sku": unique("bolt-m8-40"),
+        "name": unique("Hex bolt M8x40"),
+        "category": "fasteners",
+        "quantity": 1200,
+        "unit_price": 0.35,
+        "reorder_level": 500,
+    }
+    item_response = session.post(f"{base_url}/items", json=item_payload)
+    assert item_response.status_code == 201, item_response.text
+    item = item_response.json()
+    item_id = item["id"]
+    try:
+        payload = {"type": "out", "quantity": 150, "note": "order 88123"}
+        response = session.post(f"{base_url}/items/{item_id}/stock-movements", json=payload)
+        assert response.status_code == 201, response.text
+        stock_movement = response.json()
+        stock_movement_id = stock_movement["id"]
+        listed = session.get(f"{base_url}/items/{item_id}/stock-movements")
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert stock_movement_id in [record["id"] for record in listed_body["movements"]]
+    finally:
+        session.delete(f"{base_url}/items/{item_id}")
+
+
+def test_item_lifecycle_create_read_update_delete(base_url, session, unique):
+    payload = {
+        "sku": unique("bolt-m8-40"),
+        "name": unique("Hex bolt M8x40"),
+        "category": "fasteners",
+        "quantity": 0,
+        "unit_price": 0.35,
+        "reorder_level": 500,
+    }
+    response = session.post(f"{base_url}/items", json=payload)
+    assert response.status_code == 201, response.text
+    item = response.json()
+    item_id = item["id"]
+    try:
+        fetched = session.get(f"{base_url}/items/{item_id}")
+        assert fetched.status_code == 200, fetched.text
+        assert fetched.json()["id"] == item_id
+        changes = {
+            "name": unique("Hex bolt M8x40 zinc"),
+            "category": "fasteners",
+            "unit_price": 0.38,
+            "reorder_level": 400,
+        }
+        updated = session.put(f"{base_url}/items/{item_id}", json=changes)
+        assert updated.status_code == 200, updated.text
+        after = updated.json()
+        assert after["name"] == changes["name"]
+        assert after["category"] == changes["category"]
+        assert after["unit_price"] == changes["unit_price"]
+        assert after["reorder_level"] == changes["reorder_level"]
+        reread = session.get(f"{base_url}/items/{item_id}")
+        assert reread.status_code == 200, reread.text
+        stored = reread.json()
+        assert stored["name"] == changes["name"]
+        assert stored["category"] == changes["category"]
+        assert stored["unit_price"] == changes["unit_price"]
+        assert stored["reorder_level"] == changes["reorder_level"]
+        deleted = session.delete(f"{base_url}/items/{item_id}")
+        assert deleted.status_code == 204, deleted.text
+        gone = session.get(f"{base_url}/items/{item_id}")
+        assert gone.status_code == 404, gone.text
+        assert {"error"} <= set(gone.json())
+        assert gone.json()["error"]["code"] == "not_found", gone.text
+    finally:
+        session.delete(f"{base_url}/items/{item_id}")
+
+
+def test_list_items_grows_by_one_after_create(base_url, session, unique):
+    created = []
+    try:
+        before = session.get(f"{base_url}/items")
+        assert before.status_code == 200, before.text
+        marker = unique("fasteners")
+        new_payload = {
+            "sku": unique("bolt-m8-40"),
+            "name": unique("Hex bolt M8x40"),
+            "category": "fasteners",
+            "quantity": 0,
+            "unit_price": 0.35,
+            "reorder_level": 500,
+        }
+        new_payload["category"] = marker
+        new_created = session.post(f"{base_url}/items", json=new_payload)
+        assert new_created.status_code == 201, new_created.text
+        new_id = new_created.json()["id"]
+        created.append(new_id)
+        after = session.get(f"{base_url}/items")
+        assert after.status_code == 200, after.text
+        assert after.json()["total"] == before.json()["total"] + 1
+        found = session.get(f"{base_url}/items", params={"category": marker})
+        assert found.status_code == 200, found.text
+        assert [record["id"] for record in found.json()["items"]] == [new_id]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/items/{record_id}")

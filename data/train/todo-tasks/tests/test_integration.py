@@ -1,0 +1,88 @@
+"""Black-box tests generated offline from the requirement document."""
+
+import json  # noqa: F401
+import re  # noqa: F401
+import uuid  # noqa: F401
+
+import pytest  # noqa: F401
+import requests  # noqa: F401
+
+
+def test_created_todo_appears_in_list(base_url, session, unique):
+    payload = {
+        "title": unique("..."),
+        "description": "...",
+        "priority": "high",
+        "due_date": "2024-07-01",
+    }
+    response = session.post(f"{base_url}/todos", json=payload)
+    assert response.status_code == 201, response.text
+    todo = response.json()
+    todo_id = todo["id"]
+    try:
+        listed = session.get(f"{base_url}/todos", params={"q": payload["title"]})
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert todo_id in [record["id"] for record in listed_body]
+    finally:
+        session.delete(f"{base_url}/todos/{todo_id}")
+
+
+def test_list_todos_grows_by_one_after_create(base_url, session, unique):
+    created = []
+    try:
+        before = session.get(f"{base_url}/todos")
+        assert before.status_code == 200, before.text
+        marker = unique("...")
+        new_payload = {
+            "title": unique("..."),
+            "description": "...",
+            "priority": "high",
+            "due_date": "2024-07-01",
+        }
+        new_payload["title"] = marker
+        new_created = session.post(f"{base_url}/todos", json=new_payload)
+        assert new_created.status_code == 201, new_created.text
+        new_id = new_created.json()["id"]
+        created.append(new_id)
+        after = session.get(f"{base_url}/todos")
+        assert after.status_code == 200, after.text
+        assert len(after.json()) == len(before.json()) + 1
+        assert new_id in [record["id"] for record in after.json()]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/todos/{record_id}")
+
+
+def test_todo_lifecycle_create_read_update_delete(base_url, session, unique):
+    payload = {
+        "title": unique("..."),
+        "description": "...",
+        "priority": "high",
+        "due_date": "2024-07-01",
+    }
+    response = session.post(f"{base_url}/todos", json=payload)
+    assert response.status_code == 201, response.text
+    todo = response.json()
+    todo_id = todo["id"]
+    try:
+        fetched = session.get(f"{base_url}/todos/{todo_id}")
+        assert fetched.status_code == 200, fetched.text
+        assert fetched.json()["id"] == todo_id
+        changes = {"title": unique("... (updated)")}
+        updated = session.patch(f"{base_url}/todos/{todo_id}", json=changes)
+        assert updated.status_code == 200, updated.text
+        after = updated.json()
+        assert after["title"] == changes["title"]
+        reread = session.get(f"{base_url}/todos/{todo_id}")
+        assert reread.status_code == 200, reread.text
+        stored = reread.json()
+        assert stored["title"] == changes["title"]
+        assert stored["description"] == payload["description"]
+        assert stored["priority"] == payload["priority"]
+        deleted = session.delete(f"{base_url}/todos/{todo_id}")
+        assert deleted.status_code == 204, deleted.text
+        gone = session.get(f"{base_url}/todos/{todo_id}")
+        assert gone.status_code == 404, gone.text
+    finally:
+        session.delete(f"{base_url}/todos/{todo_id}")

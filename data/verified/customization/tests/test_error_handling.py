@@ -1,0 +1,62 @@
+"""Black-box tests generated offline from the requirement document."""
+
+import json  # noqa: F401
+import re  # noqa: F401
+import uuid  # noqa: F401
+
+import pytest  # noqa: F401
+import requests  # noqa: F401
+
+
+def test_delete_favorites_item_without_token(base_url, session):
+    """Called without credentials, it is refused."""
+    response = session.delete(f"{base_url}/api/v1/favorites/{'999999'}")
+    assert response.status_code in (401, 403), response.text
+
+
+def test_delete_history_item_without_token(base_url, session):
+    """Called without credentials, it is refused."""
+    response = session.delete(f"{base_url}/api/v1/history/{'999999'}")
+    assert response.status_code in (401, 403), response.text
+
+
+def test_delete_history_without_token(base_url, session):
+    """Called without credentials, it is refused."""
+    response = session.delete(f"{base_url}/api/v1/history")
+    assert response.status_code in (401, 403), response.text
+
+
+def test_get_favorites_without_token(base_url, session):
+    """Called without credentials, it is refused."""
+    response = session.get(f"{base_url}/api/v1/favorites")
+    assert response.status_code in (401, 403), response.text
+
+
+def test_get_history_without_token(base_url, session):
+    """Called without credentials, it is refused."""
+    response = session.get(f"{base_url}/api/v1/history")
+    assert response.status_code in (401, 403), response.text
+
+
+def test_get_likes_history_without_token(base_url, session):
+    """Called without credentials, it is refused."""
+    response = session.get(f"{base_url}/api/v1/likes/history")
+    assert response.status_code in (401, 403), response.text
+
+
+def test_post_favorites_without_token(base_url, session, unique):
+    """Called without credentials, it is refused."""
+    response = session.post(f"{base_url}/api/v1/favorites", json={'content_id': unique('sample_content_id'), 'content_type': 'post'})
+    assert response.status_code in (401, 403), response.text
+
+
+def test_post_history_without_token(base_url, session):
+    """Called without credentials, it is refused."""
+    response = session.post(f"{base_url}/api/v1/history", json={'action': 'view'})
+    assert response.status_code in (401, 403), response.text
+
+
+def test_post_likes_without_token(base_url, session, unique):
+    """Called without credentials, it is refused."""
+    response = session.post(f"{base_url}/api/v1/likes", json={'content_id': unique('sample_content_id'), 'content_type': 'post', 'action': 'like'})
+    assert response.status_code in (401, 403), response.text

@@ -1,0 +1,137 @@
+"""Black-box tests generated offline from the requirement document."""
+
+import json  # noqa: F401
+import re  # noqa: F401
+import uuid  # noqa: F401
+
+import pytest  # noqa: F401
+import requests  # noqa: F401
+
+
+def test_created_event_appears_in_list(base_url, session, unique):
+    payload = {
+        "title": unique("Intro to bookbinding"),
+        "location": "Room 2",
+        "starts_at": "2030-09-14T16:00:00Z",
+        "capacity": 12,
+    }
+    response = session.post(f"{base_url}/api/v2/events", json=payload)
+    assert response.status_code == 201, response.text
+    event = response.json()
+    event_id = event["id"]
+    try:
+        listed = session.get(f"{base_url}/api/v2/events", params={"q": payload["title"]})
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert event_id in [record["id"] for record in listed_body["items"]]
+    finally:
+        session.delete(f"{base_url}/api/v2/events/{event_id}")
+
+
+def test_created_registration_appears_in_list(base_url, session, unique):
+    event_payload = {
+        "title": unique("Intro to bookbinding"),
+        "location": "Room 2",
+        "starts_at": "2030-09-14T16:00:00Z",
+        "capacity": 12,
+    }
+    event_response = session.post(f"{base_url}/api/v2/events", json=event_payload)
+    assert event_response.status_code == 201, event_response.text
+    event = event_response.json()
+    event_id = event["id"]
+    try:
+        payload = {"name": unique("Jun Park"), "email": unique("Jun@Example.org")}
+        response = session.post(f"{base_url}/api/v2/events/{event_id}/registrations", json=payload)
+        assert response.status_code == 201, response.text
+        registration = response.json()
+        registration_id = registration["id"]
+        listed = session.get(f"{base_url}/api/v2/events/{event_id}/registrations")
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert registration_id in [record["id"] for record in listed_body]
+    finally:
+        session.delete(f"{base_url}/api/v2/events/{event_id}")
+
+
+def test_event_lifecycle_create_read_update_delete(base_url, session, unique):
+    payload = {
+        "title": unique("Intro to bookbinding"),
+        "location": "Room 2",
+        "starts_at": "2030-09-14T16:00:00Z",
+        "capacity": 12,
+    }
+    response = session.post(f"{base_url}/api/v2/events", json=payload)
+    assert response.status_code == 201, response.text
+    event = response.json()
+    event_id = event["id"]
+    try:
+        fetched = session.get(f"{base_url}/api/v2/events/{event_id}")
+        assert fetched.status_code == 200, fetched.text
+        assert fetched.json()["id"] == event_id
+        deleted = session.delete(f"{base_url}/api/v2/events/{event_id}")
+        assert deleted.status_code == 204, deleted.text
+        gone = session.get(f"{base_url}/api/v2/events/{event_id}")
+        assert gone.status_code == 404, gone.text
+        assert {"type", "title", "status", "detail"} <= set(gone.json())
+        assert gone.json()["status"] == 404
+    finally:
+        session.delete(f"{base_url}/api/v2/events/{event_id}")
+
+
+def test_list_events_grows_by_one_after_create(base_url, session, unique):
+    created = []
+    try:
+        before = session.get(f"{base_url}/api/v2/events")
+        assert before.status_code == 200, before.text
+        marker = unique("Intro to bookbinding")
+        new_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        new_payload["title"] = marker
+        new_created = session.post(f"{base_url}/api/v2/events", json=new_payload)
+        assert new_created.status_code == 201, new_created.text
+        new_id = new_created.json()["id"]
+        created.append(new_id)
+        after = session.get(f"{base_url}/api/v2/events")
+        assert after.status_code == 200, after.text
+        assert after.json()["total"] == before.json()["total"] + 1
+        found = session.get(f"{base_url}/api/v2/events", params={"q": marker})
+        assert found.status_code == 200, found.text
+        assert [record["id"] for record in found.json()["items"]] == [new_id]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v2/events/{record_id}")
+
+
+def test_registration_lifecycle_create_read_update_delete(base_url, session, unique):
+    event_payload = {
+        "title": unique("Intro to bookbinding"),
+        "location": "Room 2",
+        "starts_at": "2030-09-14T16:00:00Z",
+        "capacity": 12,
+    }
+    event_response = session.post(f"{base_url}/api/v2/events", json=event_payload)
+    assert event_response.status_code == 201, event_response.text
+    event = event_response.json()
+    event_id = event["id"]
+    try:
+        payload = {"name": unique("Jun Park"), "email": unique("Jun@Example.org")}
+        response = session.post(f"{base_url}/api/v2/events/{event_id}/registrations", json=payload)
+        assert response.status_code == 201, response.text
+        registration = response.json()
+        registration_id = registration["id"]
+        listed = session.get(f"{base_url}/api/v2/events/{event_id}/registrations")
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert registration_id in [record["id"] for record in listed_body]
+        deleted = session.delete(f"{base_url}/api/v2/events/{event_id}/registrations/{registration_id}")
+        assert deleted.status_code == 204, deleted.text
+        listed = session.get(f"{base_url}/api/v2/events/{event_id}/registrations")
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert registration_id not in [record["id"] for record in listed_body]
+    finally:
+        session.delete(f"{base_url}/api/v2/events/{event_id}")

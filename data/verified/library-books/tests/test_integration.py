@@ -1,0 +1,103 @@
+"""Black-box tests generated offline from the requirement document."""
+
+import json  # noqa: F401
+import re  # noqa: F401
+import uuid  # noqa: F401
+
+import pytest  # noqa: F401
+import requests  # noqa: F401
+
+
+def test_book_lifecycle_create_read_update_delete(base_url, session, unique):
+    payload = {
+        "title": unique("Kindred"),
+        "author": "Octavia E. Butler",
+        "isbn": unique("978-0-8070-8305-0"),
+        "year": 1979,
+        "tags": ["Classic"],
+    }
+    response = session.post(f"{base_url}/api/books", json=payload)
+    assert response.status_code == 201, response.text
+    book = response.json()
+    book_id = book["id"]
+    try:
+        fetched = session.get(f"{base_url}/api/books/{book_id}")
+        assert fetched.status_code == 200, fetched.text
+        assert fetched.json()["id"] == book_id
+        changes = {
+            "title": unique("Kindred (updated)"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1980,
+            "tags": ["Classic"],
+        }
+        updated = session.put(f"{base_url}/api/books/{book_id}", json=changes)
+        assert updated.status_code == 200, updated.text
+        after = updated.json()
+        assert after["title"] == changes["title"]
+        assert after["author"] == changes["author"]
+        assert after["year"] == changes["year"]
+        reread = session.get(f"{base_url}/api/books/{book_id}")
+        assert reread.status_code == 200, reread.text
+        stored = reread.json()
+        assert stored["title"] == changes["title"]
+        assert stored["author"] == changes["author"]
+        assert stored["year"] == changes["year"]
+        deleted = session.delete(f"{base_url}/api/books/{book_id}")
+        assert deleted.status_code == 204, deleted.text
+        gone = session.get(f"{base_url}/api/books/{book_id}")
+        assert gone.status_code == 404, gone.text
+        assert {"error"} <= set(gone.json())
+        assert gone.json()["error"]["code"] == "not_found", gone.text
+    finally:
+        session.delete(f"{base_url}/api/books/{book_id}")
+
+
+def test_created_book_appears_in_list(base_url, session, unique):
+    payload = {
+        "title": unique("Kindred"),
+        "author": "Octavia E. Butler",
+        "isbn": unique("978-0-8070-8305-0"),
+        "year": 1979,
+        "tags": ["Classic"],
+    }
+    response = session.post(f"{base_url}/api/books", json=payload)
+    assert response.status_code == 201, response.text
+    book = response.json()
+    book_id = book["id"]
+    try:
+        listed = session.get(f"{base_url}/api/books", params={"q": payload["title"]})
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert book_id in [record["id"] for record in listed_body["items"]]
+    finally:
+        session.delete(f"{base_url}/api/books/{book_id}")
+
+
+def test_list_books_grows_by_one_after_create(base_url, session, unique):
+    created = []
+    try:
+        before = session.get(f"{base_url}/api/books")
+        assert before.status_code == 200, before.text
+        marker = unique("Octavia E. Butler")
+        new_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        new_payload["author"] = marker
+        new_created = session.post(f"{base_url}/api/books", json=new_payload)
+        assert new_created.status_code == 201, new_created.text
+        new_id = new_created.json()["id"]
+        created.append(new_id)
+        after = session.get(f"{base_url}/api/books")
+        assert after.status_code == 200, after.text
+        assert after.json()["total"] == before.json()["total"] + 1
+        found = session.get(f"{base_url}/api/books", params={"author": marker})
+        assert found.status_code == 200, found.text
+        assert [record["id"] for record in found.json()["items"]] == [new_id]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/books/{record_id}")

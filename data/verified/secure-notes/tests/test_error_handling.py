@@ -1,0 +1,35 @@
+"""Black-box tests generated offline from the requirement document."""
+
+import json  # noqa: F401
+import re  # noqa: F401
+import uuid  # noqa: F401
+
+import pytest  # noqa: F401
+import requests  # noqa: F401
+
+
+def test_create_note_with_empty_body_returns_422(base_url, session, auth_headers):
+    count_before = session.get(f"{base_url}/notes", headers=auth_headers)
+    assert count_before.status_code == 200, count_before.text
+    response = session.post(f"{base_url}/notes", json={}, headers=auth_headers)
+    assert response.status_code == 422, response.text
+    assert {"code", "message"} <= set(response.json())
+    count_after = session.get(f"{base_url}/notes", headers=auth_headers)
+    assert count_after.json()["total"] == count_before.json()["total"]
+
+
+def test_delete_note_unknown_id_returns_404(base_url, session, auth_headers):
+    unknown_note_id = 999999999
+    response = session.delete(f"{base_url}/notes/{unknown_note_id}", headers=auth_headers)
+    assert response.status_code == 404, response.text
+    assert {"code", "message"} <= set(response.json())
+    assert response.json()["code"] == "NOTE_NOT_FOUND", response.text
+
+
+def test_put_note_unknown_id_returns_404(base_url, session, unique, auth_headers):
+    unknown_note_id = 999999999
+    payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
+    response = session.put(f"{base_url}/notes/{unknown_note_id}", json=payload, headers=auth_headers)
+    assert response.status_code == 404, response.text
+    assert {"code", "message"} <= set(response.json())
+    assert response.json()["code"] == "NOTE_NOT_FOUND", response.text

@@ -1,0 +1,139 @@
+"""Black-box tests generated offline from the requirement document."""
+
+import json  # noqa: F401
+import re  # noqa: F401
+import uuid  # noqa: F401
+
+import pytest  # noqa: F401
+import requests  # noqa: F401
+
+
+def test_created_note_appears_in_list(base_url, session, unique, auth_headers):
+    payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
+    response = session.post(f"{base_url}/notes", json=payload, headers=auth_headers)
+    assert response.status_code == 201, response.text
+    note = response.json()
+    note_id = note["id"]
+    try:
+        listed = session.get(f"{base_url}/notes", params={"q": payload["title"]}, headers=auth_headers)
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert note_id in [record["id"] for record in listed_body["items"]]
+    finally:
+        session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
+
+
+def test_list_notes_grows_by_one_after_create(base_url, session, unique, auth_headers):
+    created = []
+    try:
+        before = session.get(f"{base_url}/notes", headers=auth_headers)
+        assert before.status_code == 200, before.text
+        marker = unique("reading")
+        new_payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
+        new_payload["tags"] = [marker]
+        new_created = session.post(f"{base_url}/notes", json=new_payload, headers=auth_headers)
+        assert new_created.status_code == 201, new_created.text
+        new_id = new_created.json()["id"]
+        created.append(new_id)
+        after = session.get(f"{base_url}/notes", headers=auth_headers)
+        assert after.status_code == 200, after.text
+        assert after.json()["total"] == before.json()["total"] + 1
+        found = session.get(f"{base_url}/notes", params={"tag": marker}, headers=auth_headers)
+        assert found.status_code == 200, found.text
+        assert [record["id"] for record in found.json()["items"]] == [new_id]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/notes/{record_id}", headers=auth_headers)
+
+
+def test_note_lifecycle_create_read_update_delete(base_url, session, unique, auth_headers):
+    payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
+    response = session.post(f"{base_url}/notes", json=payload, headers=auth_headers)
+    assert response.status_code == 201, response.text
+    note = response.json()
+    note_id = note["id"]
+    try:
+        fetched = session.get(f"{base_url}/notes/{note_id}", headers=auth_headers)
+        assert fetched.status_code == 200, fetched.text
+        assert fetched.json()["id"] == note_id
+        changes = {
+            "title": unique("读书清单 (updated)"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        updated = session.put(f"{base_url}/notes/{note_id}", json=changes, headers=auth_headers)
+        assert updated.status_code == 200, updated.text
+        after = updated.json()
+        assert after["title"] == changes["title"]
+        assert after["content"] == changes["content"]
+        reread = session.get(f"{base_url}/notes/{note_id}", headers=auth_headers)
+        assert reread.status_code == 200, reread.text
+        stored = reread.json()
+        assert stored["title"] == changes["title"]
+        assert stored["content"] == changes["content"]
+        deleted = session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
+        assert deleted.status_code == 204, deleted.text
+        gone = session.get(f"{base_url}/notes/{note_id}", headers=auth_headers)
+        assert gone.status_code == 404, gone.text
+        assert {"code", "message"} <= set(gone.json())
+    finally:
+        session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
+
+
+def test_other_user_cannot_change_or_delete_note(base_url, session, unique, auth_headers, other_auth_headers):
+    payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
+    response = session.post(f"{base_url}/notes", json=payload, headers=auth_headers)
+    assert response.status_code == 201, response.text
+    note = response.json()
+    note_id = note["id"]
+    try:
+        changes = {
+            "title": unique("读书清单 (updated)"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        changed = session.put(f"{base_url}/notes/{note_id}", json=changes, headers=other_auth_headers)
+        assert changed.status_code == 404, changed.text
+        refused = session.delete(f"{base_url}/notes/{note_id}", headers=other_auth_headers)
+        assert refused.status_code == 404, refused.text
+        assert {"code", "message"} <= set(refused.json())
+        assert refused.json()["code"] == "NOTE_NOT_FOUND", refused.text
+        still = session.get(f"{base_url}/notes/{note_id}", headers=auth_headers)
+        assert still.status_code == 200, still.text
+        assert still.json()["id"] == note_id
+        assert still.json()["title"] == payload["title"]
+        assert still.json()["content"] == payload["content"]
+    finally:
+        session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
+
+
+def test_other_user_cannot_read_note(base_url, session, unique, auth_headers, other_auth_headers):
+    payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
+    response = session.post(f"{base_url}/notes", json=payload, headers=auth_headers)
+    assert response.status_code == 201, response.text
+    note = response.json()
+    note_id = note["id"]
+    try:
+        response = session.get(f"{base_url}/notes/{note_id}", headers=other_auth_headers)
+        assert response.status_code == 404, response.text
+        assert {"code", "message"} <= set(response.json())
+    finally:
+        session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
+
+
+def test_register_login_use_token_then_logout_revokes_it(base_url, session, unique):
+    credentials = {"username": unique("zhang_san"), "password": "s3cret-pass"}
+    registered = session.post(f"{base_url}/auth/register", json=credentials)
+    assert registered.status_code == 201, registered.text
+    login = session.post(f"{base_url}/auth/login", json={"username": credentials["username"], "password": credentials["password"]})
+    assert login.status_code == 200, login.text
+    token = login.json()["access_token"]
+    assert isinstance(token, str) and token
+    headers = {"Authorization": f"Bearer {token}"}
+    me = session.get(f"{base_url}/users/me", headers=headers)
+    assert me.status_code == 200, me.text
+    out = session.post(f"{base_url}/auth/logout", headers=headers)
+    assert out.status_code == 204, out.text
+    again = session.post(f"{base_url}/auth/logout", headers=headers)
+    assert again.status_code == 401, again.text
+    assert {"code", "message"} <= set(again.json())
