@@ -198,13 +198,19 @@ def build(
                         ] = False,
     batch: Annotated[bool, typer.Option("--batch", help="Send each round's model requests "
                                         "as provider batch jobs (cheaper, slower).")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Tasks built at once "
+                                      "(outputs identical to --jobs 1).")] = 1,
+    cpu_budget: Annotated[int | None, typer.Option("--cpu-budget", min=1, help="Services "
+                                                   "(with their tests) run at once across "
+                                                   "all tasks; default: cores.")] = None,
 ) -> None:
     """Run every stage on data/raw and write data/verified and data/train (resumable)."""
     from pipeline.build_ui import run_build
     from pipeline.stages.splitlock import LockError
 
     try:
-        run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch)
+        run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch,
+                  jobs=jobs, cpu_budget=cpu_budget)
     except LockError as exc:
         fail(str(exc))
 
