@@ -19,8 +19,8 @@ from pipeline.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 RAW = ROOT / "data" / "raw"
-#: Two small bundled tasks of different frameworks (flask, fastapi): a few minutes with mutants.
-BUNDLED = ["rock-paper-scissors-flask", "todo-tasks"]
+#: Two small bundled tasks, one per split, both published: a few minutes with mutants.
+BUNDLED = ["event-signup", "file-vault"]
 pytestmark = pytest.mark.slow
 
 
