@@ -198,9 +198,9 @@ def build(
                         ] = False,
     batch: Annotated[bool, typer.Option("--batch", help="Send each round's model requests "
                                         "as provider batch jobs (cheaper, slower).")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Tasks built at once "
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Tasks built at once "
                                       "(outputs identical to --jobs 1).")] = 1,
-    cpu_budget: Annotated[int | None, typer.Option("--cpu-budget", min=1, help="Services "
+    cpu_budget: Annotated[int | None, typer.Option("--cpu-budget", help="Services "
                                                    "(with their tests) run at once across "
                                                    "all tasks; default: cores.")] = None,
 ) -> None:
@@ -208,6 +208,9 @@ def build(
     from pipeline.build_ui import run_build
     from pipeline.stages.splitlock import LockError
 
+    if jobs < 1 or (cpu_budget is not None and cpu_budget < 1):
+        name, value = ("--jobs", jobs) if jobs < 1 else ("--cpu-budget", cpu_budget)
+        fail(f"{name} is {value}; give 1 or more")
     try:
         run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch,
                   jobs=jobs, cpu_budget=cpu_budget)

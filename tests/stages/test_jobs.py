@@ -83,3 +83,14 @@ def test_running_hook_sees_start_and_end_of_each() -> None:
 def test_zero_jobs_refused() -> None:
     with pytest.raises(ValueError, match="--jobs is 0"):
         run_jobs([1], lambda n: n, 0)
+
+
+def test_cli_refuses_zero_jobs_before_building(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "pipeline", "build", "--data", str(tmp_path),
+                           "--jobs", "0"], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr == "error: --jobs is 0; give 1 or more\n"
+    assert not (tmp_path / ".repogenesis").exists()  # nothing started
