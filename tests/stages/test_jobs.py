@@ -94,3 +94,24 @@ def test_cli_refuses_zero_jobs_before_building(tmp_path) -> None:
     assert done.returncode == 1
     assert done.stderr == "error: --jobs is 0; give 1 or more\n"
     assert not (tmp_path / ".repogenesis").exists()  # nothing started
+
+
+def test_progress_shows_a_line_per_running_task() -> None:
+    import io
+
+    from rich.console import Console
+
+    from pipeline.build_ui import _Bars
+
+    out = io.StringIO()
+    bars = _Bars(Console(file=out, force_terminal=True, width=120))
+    bars.running("alpha", True)
+    bars.running("beta", True)
+    bars.note("alpha", "round 0: 12 case(s)")
+    bars.tick("execute", 0, 3)
+    rows = {t.description: t.fields["note"] for t in bars.progress.tasks}
+    assert rows["alpha"] == "round 0: 12 case(s)" and rows["beta"] == "starting"
+    bars.running("alpha", False)
+    assert [t.description for t in bars.progress.tasks].count("alpha") == 0
+    assert "beta" in [t.description for t in bars.progress.tasks]
+    bars.progress.refresh()  # renders with the note column without a missing-field error
