@@ -27,11 +27,13 @@ def _console() -> Console:
 
 
 def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = False,
-              fallback: bool = False, batch: bool = False, check: bool = False) -> None:
+              fallback: bool = False, batch: bool = False, check: bool = False,
+              jobs: int = 1, cpu_budget: int | None = None) -> None:
     """Build, then publish (or with `check`, compare the committed outputs instead)."""
     from pipeline.chair.core import ChairError
     from pipeline.chair.files import sync_decisions
     from pipeline.execution import install_signal_handlers
+    from pipeline.execution.budget import set_cpu_budget
     from pipeline.execution.reaper import reap_orphans
     from pipeline.stages.build import BuildOptions, build
     from pipeline.stages.publish import publish_data
@@ -40,6 +42,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
 
     settings = load_settings()
     install_signal_handlers()
+    budget = set_cpu_budget(cpu_budget or settings.cpu_budget)
     console = _console()
     reaped = reap_orphans()
     if reaped:
@@ -56,6 +59,8 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
     console.print(mode_banner(llm_settings, mode))
+    if jobs > 1:
+        console.print(f"{jobs} tasks at once; at most {budget.slots} service(s) running at once")
     started = time.monotonic()
     live = console.is_terminal
 
@@ -63,6 +68,8 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
         stamp = f"[{time.monotonic() - started:6.1f}s]"
         if live:
             console.print(f"{stamp} [bold]{task_id}[/bold] {message}")
+            if bars is not None:
+                bars.note(task_id, message)
         else:
             print(f"{stamp} {task_id}: {message}", flush=True)
 
@@ -74,10 +81,11 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
         startup_timeout_s=settings.startup_timeout_s, test_timeout_s=settings.test_timeout_s,
         case_timeout_s=settings.case_timeout_s, mutation_cap=settings.mutation_cap,
         mutation_jobs=settings.mutation_jobs,
-        cache_dir=settings.cache_dir, only=only,
+        cache_dir=settings.cache_dir, only=only, jobs=jobs,
     )
     if bars is not None:
         options.tick = bars.tick
+        options.running = bars.running
     lock_before = _read_bytes(data / LOCK_NAME)
     with Store.open(db) as store:
         try:
@@ -150,10 +158,23 @@ class _Bars:
     def __init__(self, console: Console) -> None:
         self.progress = Progress(
             TextColumn("{task.description:>18}"), BarColumn(), MofNCompleteColumn(),
-            TimeElapsedColumn(), console=console,
+            TimeElapsedColumn(), TextColumn("{task.fields[note]}"), console=console,
         )
-        self.ids = {key: self.progress.add_task(label, total=0)
+        self.ids = {key: self.progress.add_task(label, total=0, note="")
                     for key, label in self.LABELS.items()}
+        self.tasks: dict[str, Any] = {}  # a line per running task (several with --jobs)
+
+    def running(self, task_id: str, started: bool) -> None:
+        if started:
+            self.tasks[task_id] = self.progress.add_task(task_id[:18], total=None,
+                                                         note="starting")
+        elif task_id in self.tasks:
+            self.progress.remove_task(self.tasks.pop(task_id))
+
+    def note(self, task_id: str, message: str) -> None:
+        """The running task's line shows what it does now (its latest report)."""
+        if task_id in self.tasks:
+            self.progress.update(self.tasks[task_id], note=message[:60])
 
     def tick(self, stage: str, done: int, more: int) -> None:
         task_id = self.ids[stage]

@@ -202,6 +202,11 @@ def build(
     check: Annotated[bool, typer.Option("--check", help="Build, then compare the committed "
                                         "outputs instead of writing them (exit 1 if stale).")
                      ] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Tasks built at once "
+                                      "(outputs identical to --jobs 1).")] = 1,
+    cpu_budget: Annotated[int | None, typer.Option("--cpu-budget", help="Services "
+                                                   "(with their tests) run at once across "
+                                                   "all tasks; default: cores.")] = None,
 ) -> None:
     """Run every stage on data/raw and write data/verified and data/train (resumable)."""
     from pipeline.build_ui import run_build
@@ -209,10 +214,13 @@ def build(
     from pipeline.stages.selection import select_tasks
     from pipeline.stages.splitlock import LockError
 
+    if jobs < 1 or (cpu_budget is not None and cpu_budget < 1):
+        name, value = ("--jobs", jobs) if jobs < 1 else ("--cpu-budget", cpu_budget)
+        fail(f"{name} is {value}; give 1 or more")
     try:
         select_tasks(data / "raw", only)  # an unknown --task fails before any work
         run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch,
-                  check=check)
+                  check=check, jobs=jobs, cpu_budget=cpu_budget)
     except (LockError, TaskError) as exc:
         fail(str(exc))
     except (OSError, sqlite3.Error) as exc:

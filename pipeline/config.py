@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     case_timeout_s: float = Field(30.0, gt=0, description="Limit for one test case.")
     mutation_cap: int = Field(16, ge=0, description="Mutants per task (0: no mutant runs).")
     mutation_jobs: int | None = Field(None, ge=1, description="Mutants run at once (cores).")
+    cpu_budget: int | None = Field(None, ge=1, description="Services (with their tests) run "
+                                   "at once across all tasks of a build (cores).")
     max_rounds: int | None = Field(None, ge=0, le=20, description="Refine rounds before a "
                                    "discard; default: the rubric's routing.max_refine_rounds.")
     oracle_runs: int = Field(2, ge=1, le=10, description="Runs on fresh oracles per round.")

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .budget import cpu_slot
 from .ports import LOOPBACK, PortTimeout, ProcessExited, port_in_use, wait_for_port
 from .process import DEFAULT_GRACE_S, Launch, Spawned, scratch_prefix, spawn, tail_file
 from .sandbox import Sandbox, SandboxPolicy, writable_folders
@@ -105,6 +106,15 @@ def start_service(
     oracle_dir = oracle_dir.resolve()
     script = oracle_dir / "start.sh"
     _check_script(script)
+    with cpu_slot():  # the shared CPU budget (see `budget`); a no-op if this thread holds one
+        yield from _started(oracle_dir, script, port, env_bin, startup_timeout_s, log_path,
+                            extra_env, grace_s, sandbox, policy)
+
+
+def _started(oracle_dir: Path, script: Path, port: int, env_bin: Path | None,
+             startup_timeout_s: float, log_path: Path | None,
+             extra_env: Mapping[str, str] | None, grace_s: float, sandbox: Sandbox | None,
+             policy: SandboxPolicy | None) -> Iterator[RunningService]:
     if port_in_use(port) or (sandbox is not None and sandbox.call(port_in_use, port)):
         raise _port_taken(port, oracle_dir)
     own_log_dir = None

@@ -32,6 +32,7 @@ from pipeline.execution import (
     scratch_prefix,
     start_service,
 )
+from pipeline.execution.budget import cpu_slot
 from pipeline.execution.ports import free_port
 from pipeline.languages import get_language
 from pipeline.tasks import load_task
@@ -94,7 +95,9 @@ def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun
 
     Returns the run and how long the service took to answer."""
     for attempt in range(3):
-        with _claimed_port() as port:
+        # The CPU slot before the port (see `execution.budget`): the wait for a slot can be
+        # longer than a port stays reserved.
+        with cpu_slot(), _claimed_port() as port:
             started = time.monotonic()
             try:
                 with start_service(oracle, port, settings.env_bin, settings.startup_timeout_s,

@@ -49,6 +49,7 @@ def run_generated(task_dir: Path, runs: int = 2, cache_dir: Path | None = None,
     Every other run writes the module in reverse order, so order dependence shows up too.
     """
     from pipeline.execution import ensure_task_env, free_port, run_pytest, start_service
+    from pipeline.execution.budget import cpu_slot
 
     task = load_task(task_dir)
     spec = load_spec(task.readme)
@@ -62,8 +63,8 @@ def run_generated(task_dir: Path, runs: int = 2, cache_dir: Path | None = None,
         tests.mkdir()
         (tests / "conftest.py").write_text(conftest_source(spec, task.config.port), "utf-8")
         env = ensure_task_env(task.oracle_dir, task.config.language, root=cache_dir)
-        port = free_port()
-        with start_service(task.oracle_dir, port, env.bin if env else None) as service:
+        with cpu_slot(), start_service(task.oracle_dir, free_port(),  # slot, then port
+                                       env.bin if env else None) as service:
             for i in range(runs):
                 ordered = cases if i % 2 == 0 else cases[::-1]
                 (tests / "test_generated.py").write_text(module_source(ordered), "utf-8")

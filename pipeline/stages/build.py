@@ -26,6 +26,7 @@ from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
 from pipeline.stages.existing import existing_cases, existing_conftest
 from pipeline.stages.human import beyond_generated, generated_kills, is_human
+from pipeline.stages.jobs import Running, no_running, run_jobs
 from pipeline.stages.limits import RunLimits
 from pipeline.stages.mutate import awaits_mutants, mutate_round
 from pipeline.stages.published_check import check_published_suite, oracle_runner
@@ -71,6 +72,8 @@ class BuildOptions:
     only: list[str] | None = None
     backend: Backend = field(default_factory=OfflineBackend)
     tick: Tick = _no_tick  # progress counts per stage, for a terminal's bars
+    jobs: int = 1  # tasks built at once (see `stages.jobs`)
+    running: Running = no_running  # a task started / finished, for a terminal's task lines
 
     @property
     def limits(self) -> RunLimits:
@@ -177,13 +180,15 @@ def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResul
     rules = routing_rules(rubric, options)
     extra = (f"{code_fingerprint()}:{rubric_hash()}:{rules.max_refine_rounds}:{options.runs}:"
              f"{options.backend.name}:mutants={options.mutation_cap}")
-    results = list(failed)
     options.tick("tasks", 0, len(prepared))
-    for item in prepared:
-        split = splits[item.task.id]
-        results.append(build_task(item, split, extra, rubric, options, store, report))
+
+    def one(item: Prepared) -> TaskResult:
+        result = build_task(item, splits[item.task.id], extra, rubric, options, store, report)
         options.tick("tasks", 1, 0)
-    return results
+        return result
+
+    return failed + run_jobs(prepared, one, options.jobs, name=lambda p: p.task.id,
+                             running=options.running)
 
 
 def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: BuildOptions,

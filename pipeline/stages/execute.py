@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from pipeline.execution import ServiceError, run_pytest, scratch_prefix, start_service
+from pipeline.execution.budget import cpu_slot
 from pipeline.execution.ports import free_port
 from pipeline.execution.pytest_runner import TestOutcome
 from pipeline.records import Evidence, RunResult, TestCase
@@ -111,8 +112,10 @@ def execute_cases(
                 flag.unlink(missing_ok=True)
             log = suite / REQUEST_LOG
             log.unlink(missing_ok=True)
-            with start_service(oracle_dir, free_port(), env_bin,
-                               startup_timeout_s=limits.startup_timeout_s) as service:
+            # The slot first, then the port: a port is reserved for a while only, and the
+            # wait for a slot under `build --jobs N` can be longer.
+            with cpu_slot(), start_service(oracle_dir, free_port(), env_bin,
+                                           startup_timeout_s=limits.startup_timeout_s) as service:
                 # pytest-timeout fails a hanging case alone; the wall timeout is the backstop.
                 run = run_pytest(suite, service.base_url, limits.test_timeout_s,
                                  extra_args=(f"--timeout={limits.case_timeout_s:g}",))

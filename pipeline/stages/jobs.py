@@ -1,0 +1,86 @@
+"""`build --jobs N`: up to N tasks at once, each in a thread of its own.
+
+Why threads: a task spends its time waiting, on model calls (which should overlap freely) and
+on services and pytest runs in child processes (which the shared CPU budget in
+`execution.budget` limits across all tasks). The store is one SQLite connection whose
+transactions are serialised by its lock, so tasks share it safely; each task writes only its
+own rows and every task reads only its own, so a task's output does not depend on what runs
+beside it. Results come back in the order the tasks were given, whatever order they finish in.
+
+The workers are daemon threads: on Ctrl-C or SIGTERM the main thread stops handing out tasks,
+ends every service still running (their tasks then stop at their next step) and leaves; a
+killed task resumes on the next build like a serial one.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from pipeline.execution import kill_all
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+Running = Callable[[str, bool], None]  # (task id, started: True / finished: False)
+
+
+def no_running(task_id: str, started: bool) -> None:
+    return None
+
+
+def run_jobs(items: Sequence[T], work: Callable[[T], R], jobs: int, *,
+             name: Callable[[T], str] = str, running: Running = no_running) -> list[R]:
+    """`work(item)` for every item, `jobs` at a time; results in the items' order.
+
+    The first exception a worker raises stops new items from starting and is raised here once
+    the items already running have finished (as a serial loop would stop at it).
+    """
+    if jobs < 1:
+        raise ValueError(f"--jobs is {jobs}; give 1 or more")
+    if jobs == 1 or len(items) <= 1:
+        return [_one(item, work, name, running) for item in items]
+    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for index in range(len(items)):
+        todo.put(index)
+    results: dict[int, R] = {}
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def worker() -> None:
+        while not stop.is_set():
+            try:
+                index = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                results[index] = _one(items[index], work, name, running)
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+                errors.append(exc)
+                stop.set()
+
+    threads = [threading.Thread(target=worker, name=f"build-job-{i}", daemon=True)
+               for i in range(min(jobs, len(items)))]
+    for thread in threads:
+        thread.start()
+    try:
+        for thread in threads:
+            while thread.is_alive():
+                thread.join(timeout=0.5)  # short joins keep Ctrl-C responsive
+    except BaseException:
+        stop.set()
+        kill_all()  # the running tasks' services; their threads die with the process
+        raise
+    if errors:
+        raise errors[0]
+    return [results[index] for index in range(len(items))]
+
+
+def _one(item: T, work: Callable[[T], R], name: Callable[[T], str], running: Running) -> R:
+    running(name(item), True)
+    try:
+        return work(item)
+    finally:
+        running(name(item), False)
