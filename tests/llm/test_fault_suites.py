@@ -36,7 +36,7 @@ from pipeline.spec import load_spec
 
 pytestmark = pytest.mark.slow
 
-JOBS: tuple[str, ...] = ()  # e.g. ("--jobs", "2") once `build --jobs` exists
+JOBS: tuple[str, ...] = ("--jobs", "2")  # faulted runs build two tasks at once
 TASKS = (("ping-a", 18731), ("ping-b", 18732))
 SEEDS = (3, 11)
 FAULTS = ("429", "500", "503", "malformed", "truncate")
