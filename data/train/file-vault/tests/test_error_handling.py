@@ -20,11 +20,15 @@ def test_create_file_with_empty_body_returns_422(base_url, session):
 
 
 def test_delete_file_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/api/v1/files")
+    assert count_before.status_code == 200, count_before.text
     unknown_file_id = "00000000000000000000000000000000"
     response = session.delete(f"{base_url}/api/v1/files/{unknown_file_id}")
     assert response.status_code == 404, response.text
     assert {"error", "message"} <= set(response.json())
     assert response.json()["error"] == "file_not_found", response.text
+    count_after = session.get(f"{base_url}/api/v1/files")
+    assert count_after.json()["total"] == count_before.json()["total"]
 
 
 def test_list_files_with_text_limit_returns_422(base_url, session):

@@ -97,6 +97,63 @@ def test_delete_item_returns_204(base_url, session, unique):
         session.delete(f"{base_url}/items/{item_id}")
 
 
+def test_get_health_returns_200_with_documented_fields(base_url, session, unique):
+    response = session.get(f"{base_url}/health")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert {"status", "items"} <= set(body)
+    assert isinstance(body["status"], str)
+    assert isinstance(body["items"], int)
+    assert body["status"] == "ok"
+    payload = {
+        "sku": unique("bolt-m8-40"),
+        "name": unique("Hex bolt M8x40"),
+        "category": "fasteners",
+        "quantity": 1200,
+        "unit_price": 0.35,
+        "reorder_level": 500,
+    }
+    created = session.post(f"{base_url}/items", json=payload)
+    assert created.status_code == 201, created.text
+    item = created.json()
+    item_id = item["id"]
+    try:
+        recount = session.get(f"{base_url}/health")
+        assert recount.status_code == 200, recount.text
+        assert recount.json()["items"] == body["items"] + 1
+    finally:
+        session.delete(f"{base_url}/items/{item_id}")
+
+
+def test_get_inventory_value_returns_200_with_documented_fields(base_url, session, unique):
+    response = session.get(f"{base_url}/inventory-value")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert {"items", "units", "total_value", "by_category"} <= set(body)
+    assert isinstance(body["items"], int)
+    assert isinstance(body["units"], int)
+    assert isinstance(body["total_value"], (int, float))
+    assert isinstance(body["by_category"], dict)
+    payload = {
+        "sku": unique("bolt-m8-40"),
+        "name": unique("Hex bolt M8x40"),
+        "category": "fasteners",
+        "quantity": 1200,
+        "unit_price": 0.35,
+        "reorder_level": 500,
+    }
+    created = session.post(f"{base_url}/items", json=payload)
+    assert created.status_code == 201, created.text
+    item = created.json()
+    item_id = item["id"]
+    try:
+        recount = session.get(f"{base_url}/inventory-value")
+        assert recount.status_code == 200, recount.text
+        assert recount.json()["items"] == body["items"] + 1
+    finally:
+        session.delete(f"{base_url}/items/{item_id}")
+
+
 def test_get_item_returns_created_item(base_url, session, unique):
     payload = {
         "sku": unique("bolt-m8-40"),
@@ -130,6 +187,32 @@ def test_get_item_returns_created_item(base_url, session, unique):
         assert body["quantity"] == payload["quantity"]
         assert body["unit_price"] == payload["unit_price"]
         assert body["reorder_level"] == payload["reorder_level"]
+    finally:
+        session.delete(f"{base_url}/items/{item_id}")
+
+
+def test_get_items_returns_200_with_documented_fields(base_url, session, unique):
+    payload = {
+        "sku": unique("bolt-m8-40"),
+        "name": unique("Hex bolt M8x40"),
+        "category": "fasteners",
+        "quantity": 1200,
+        "unit_price": 0.35,
+        "reorder_level": 500,
+    }
+    response = session.post(f"{base_url}/items", json=payload)
+    assert response.status_code == 201, response.text
+    item = response.json()
+    item_id = item["id"]
+    try:
+        response = session.get(f"{base_url}/items")
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert {"items", "total"} <= set(body)
+        assert isinstance(body["items"], list)
+        assert isinstance(body["total"], int)
+        assert len(body["items"]) >= 1
+        assert body["total"] >= len(body["items"])
     finally:
         session.delete(f"{base_url}/items/{item_id}")
 

@@ -40,12 +40,30 @@ def test_get_item_stock_movements_unknown_id_returns_404(base_url, session):
     assert response.json()["error"]["code"] == "not_found", response.text
 
 
-def test_get_item_unknown_id_returns_404(base_url, session):
-    unknown_id = 999999999
-    response = session.get(f"{base_url}/items/{unknown_id}", allow_redirects=False)
-    assert response.status_code == 404, response.text
-    assert {"error"} <= set(response.json())
-    assert response.json()["error"]["code"] == "not_found", response.text
+def test_get_item_unknown_id_returns_404(base_url, session, unique):
+    payload = {
+        "sku": unique("bolt-m8-40"),
+        "name": unique("Hex bolt M8x40"),
+        "category": "fasteners",
+        "quantity": 1200,
+        "unit_price": 0.35,
+        "reorder_level": 500,
+    }
+    response = session.post(f"{base_url}/items", json=payload)
+    assert response.status_code == 201, response.text
+    item = response.json()
+    item_id = item["id"]
+    try:
+        known = session.get(f"{base_url}/items/{item_id}")
+        assert known.status_code == 200, known.text
+        assert known.json()["id"] == item_id
+        unknown_id = 999999999
+        response = session.get(f"{base_url}/items/{unknown_id}", allow_redirects=False)
+        assert response.status_code == 404, response.text
+        assert {"error"} <= set(response.json())
+        assert response.json()["error"]["code"] == "not_found", response.text
+    finally:
+        session.delete(f"{base_url}/items/{item_id}")
 
 
 def test_list_items_in_documented_order_oldest_first(base_url, session, unique):

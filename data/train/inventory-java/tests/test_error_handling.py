@@ -166,23 +166,33 @@ def test_delete_item_in_guarded_state_returns_409(base_url, session, unique):
 
 
 def test_delete_item_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/items")
+    assert count_before.status_code == 200, count_before.text
     unknown_id = 999999999
     response = session.delete(f"{base_url}/items/{unknown_id}")
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "not_found", response.text
+    count_after = session.get(f"{base_url}/items")
+    assert count_after.json()["total"] == count_before.json()["total"]
 
 
 def test_post_item_stock_movements_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/items")
+    assert count_before.status_code == 200, count_before.text
     unknown_id = 999999999
     payload = {"type": "out", "quantity": 150, "note": "order 88123"}
     response = session.post(f"{base_url}/items/{unknown_id}/stock-movements", json=payload)
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "not_found", response.text
+    count_after = session.get(f"{base_url}/items")
+    assert count_after.json()["total"] == count_before.json()["total"]
 
 
 def test_put_item_unknown_id_returns_404(base_url, session, unique):
+    count_before = session.get(f"{base_url}/items")
+    assert count_before.status_code == 200, count_before.text
     unknown_id = 999999999
     payload = {
         "name": unique("Hex bolt M8x40 zinc"),
@@ -194,3 +204,5 @@ def test_put_item_unknown_id_returns_404(base_url, session, unique):
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "not_found", response.text
+    count_after = session.get(f"{base_url}/items")
+    assert count_after.json()["total"] == count_before.json()["total"]

@@ -27,20 +27,28 @@ def test_create_order_with_malformed_json_returns_400(base_url, session):
 
 
 def test_patch_order_status_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/orders")
+    assert count_before.status_code == 200, count_before.text
     unknown_order_id = 999999999
     payload = {"status": "paid"}
     response = session.patch(f"{base_url}/orders/{unknown_order_id}/status", json=payload)
     assert response.status_code == 404, response.text
     assert {"status", "error", "message", "path"} <= set(response.json())
     assert response.json()["status"] == 404
+    count_after = session.get(f"{base_url}/orders")
+    assert len(count_after.json()) == len(count_before.json())
 
 
 def test_post_order_cancel_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/orders")
+    assert count_before.status_code == 200, count_before.text
     unknown_order_id = 999999999
     response = session.post(f"{base_url}/orders/{unknown_order_id}/cancel")
     assert response.status_code == 404, response.text
     assert {"status", "error", "message", "path"} <= set(response.json())
     assert response.json()["status"] == 404
+    count_after = session.get(f"{base_url}/orders")
+    assert len(count_after.json()) == len(count_before.json())
 
 
 def test_post_products_with_stock_above_range_returns_422(base_url, session, unique):

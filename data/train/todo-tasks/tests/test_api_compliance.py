@@ -89,6 +89,55 @@ def test_get_todo_returns_created_todo(base_url, session, unique):
         session.delete(f"{base_url}/todos/{todo_id}")
 
 
+def test_get_todos_returns_200_with_documented_fields(base_url, session, unique):
+    payload = {
+        "title": unique("..."),
+        "description": "...",
+        "priority": "high",
+        "due_date": "2024-07-01",
+    }
+    response = session.post(f"{base_url}/todos", json=payload)
+    assert response.status_code == 201, response.text
+    todo = response.json()
+    todo_id = todo["id"]
+    try:
+        response = session.get(f"{base_url}/todos")
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert isinstance(body, list)
+        assert todo_id in [record["id"] for record in body]
+    finally:
+        session.delete(f"{base_url}/todos/{todo_id}")
+
+
+def test_get_todos_stats_returns_200_with_documented_fields(base_url, session, unique):
+    response = session.get(f"{base_url}/todos/stats")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert {"total", "done", "open", "overdue", "open_by_priority"} <= set(body)
+    assert isinstance(body["total"], int)
+    assert isinstance(body["done"], int)
+    assert isinstance(body["open"], int)
+    assert isinstance(body["overdue"], int)
+    assert isinstance(body["open_by_priority"], dict)
+    payload = {
+        "title": unique("..."),
+        "description": "...",
+        "priority": "high",
+        "due_date": "2024-07-01",
+    }
+    created = session.post(f"{base_url}/todos", json=payload)
+    assert created.status_code == 201, created.text
+    todo = created.json()
+    todo_id = todo["id"]
+    try:
+        recount = session.get(f"{base_url}/todos/stats")
+        assert recount.status_code == 200, recount.text
+        assert recount.json()["total"] == body["total"] + 1
+    finally:
+        session.delete(f"{base_url}/todos/{todo_id}")
+
+
 def test_list_todos_filtered_by_priority_value_returns_only_matching_todo(base_url, session, unique):
     created = []
     try:
@@ -151,6 +200,36 @@ def test_patch_todo_applies_changes(base_url, session, unique):
         assert stored["title"] == changes["title"]
         assert stored["description"] == payload["description"]
         assert stored["priority"] == payload["priority"]
+    finally:
+        session.delete(f"{base_url}/todos/{todo_id}")
+
+
+def test_post_todo_complete_returns_200(base_url, session, unique):
+    payload = {
+        "title": unique("..."),
+        "description": "...",
+        "priority": "high",
+        "due_date": "2024-07-01",
+    }
+    response = session.post(f"{base_url}/todos", json=payload)
+    assert response.status_code == 201, response.text
+    todo = response.json()
+    todo_id = todo["id"]
+    try:
+        result = session.post(f"{base_url}/todos/{todo_id}/complete")
+        assert result.status_code == 200, result.text
+        assert result.json()["id"] == todo_id
+        answer = result.json()
+        assert {
+            "id", "title", "description", "priority", "due_date", "done", "overdue",
+            "created_at", "completed_at",
+        } <= set(answer)
+        assert isinstance(answer["id"], int)
+        assert isinstance(answer["title"], str)
+        assert isinstance(answer["description"], str)
+        assert isinstance(answer["priority"], str)
+        assert isinstance(answer["due_date"], (str, type(None)))
+        assert isinstance(answer["done"], bool)
     finally:
         session.delete(f"{base_url}/todos/{todo_id}")
 

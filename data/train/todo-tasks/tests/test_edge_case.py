@@ -28,10 +28,26 @@ def test_delete_todo_twice_returns_404(base_url, session, unique):
         session.delete(f"{base_url}/todos/{todo_id}")
 
 
-def test_get_todo_unknown_id_returns_404(base_url, session):
-    unknown_todo_id = 999999999
-    response = session.get(f"{base_url}/todos/{unknown_todo_id}", allow_redirects=False)
-    assert response.status_code == 404, response.text
+def test_get_todo_unknown_id_returns_404(base_url, session, unique):
+    payload = {
+        "title": unique("..."),
+        "description": "...",
+        "priority": "high",
+        "due_date": "2024-07-01",
+    }
+    response = session.post(f"{base_url}/todos", json=payload)
+    assert response.status_code == 201, response.text
+    todo = response.json()
+    todo_id = todo["id"]
+    try:
+        known = session.get(f"{base_url}/todos/{todo_id}")
+        assert known.status_code == 200, known.text
+        assert known.json()["id"] == todo_id
+        unknown_todo_id = 999999999
+        response = session.get(f"{base_url}/todos/{unknown_todo_id}", allow_redirects=False)
+        assert response.status_code == 404, response.text
+    finally:
+        session.delete(f"{base_url}/todos/{todo_id}")
 
 
 def test_list_todos_in_documented_order_oldest_first(base_url, session, unique):

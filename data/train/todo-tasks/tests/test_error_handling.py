@@ -34,12 +34,18 @@ def test_create_todo_without_title_returns_422(base_url, session, unique):
 
 
 def test_delete_todo_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/todos")
+    assert count_before.status_code == 200, count_before.text
     unknown_todo_id = 999999999
     response = session.delete(f"{base_url}/todos/{unknown_todo_id}")
     assert response.status_code == 404, response.text
+    count_after = session.get(f"{base_url}/todos")
+    assert len(count_after.json()) == len(count_before.json())
 
 
 def test_patch_todo_unknown_id_returns_404(base_url, session, unique):
+    count_before = session.get(f"{base_url}/todos")
+    assert count_before.status_code == 200, count_before.text
     unknown_todo_id = 999999999
     payload = {
         "title": unique("..."),
@@ -49,6 +55,8 @@ def test_patch_todo_unknown_id_returns_404(base_url, session, unique):
     }
     response = session.patch(f"{base_url}/todos/{unknown_todo_id}", json=payload)
     assert response.status_code == 404, response.text
+    count_after = session.get(f"{base_url}/todos")
+    assert len(count_after.json()) == len(count_before.json())
 
 
 def test_post_todo_complete_twice_returns_409(base_url, session, unique):
@@ -65,19 +73,32 @@ def test_post_todo_complete_twice_returns_409(base_url, session, unique):
     try:
         first = session.post(f"{base_url}/todos/{todo_id}/complete")
         assert first.status_code == 200, first.text
+        stored_before = session.get(f"{base_url}/todos/{todo_id}")
+        assert stored_before.status_code == 200, stored_before.text
         second = session.post(f"{base_url}/todos/{todo_id}/complete")
         assert second.status_code == 409, second.text
+        stored_after = session.get(f"{base_url}/todos/{todo_id}")
+        assert stored_after.status_code == 200, stored_after.text
+        assert stored_after.json() == stored_before.json()
     finally:
         session.delete(f"{base_url}/todos/{todo_id}")
 
 
 def test_post_todo_complete_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/todos")
+    assert count_before.status_code == 200, count_before.text
     unknown_todo_id = 999999999
     response = session.post(f"{base_url}/todos/{unknown_todo_id}/complete")
     assert response.status_code == 404, response.text
+    count_after = session.get(f"{base_url}/todos")
+    assert len(count_after.json()) == len(count_before.json())
 
 
 def test_post_todo_reopen_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/todos")
+    assert count_before.status_code == 200, count_before.text
     unknown_todo_id = 999999999
     response = session.post(f"{base_url}/todos/{unknown_todo_id}/reopen")
     assert response.status_code == 404, response.text
+    count_after = session.get(f"{base_url}/todos")
+    assert len(count_after.json()) == len(count_before.json())

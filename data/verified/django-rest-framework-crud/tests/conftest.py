@@ -91,3 +91,21 @@ def session():
 def unique():
     """`unique(template)`: a fresh value shaped like the template."""
     return unique_like
+
+
+
+def new_user_headers(base_url):
+    """The document names no endpoint that issues tokens: a fresh bearer token is a new user."""
+    token = "user-" + uuid.uuid4().hex
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def auth_headers(base_url):
+    return new_user_headers(base_url)
+
+
+@pytest.fixture
+def other_auth_headers(base_url):
+    """A second, unrelated user."""
+    return new_user_headers(base_url)

@@ -141,6 +141,33 @@ def test_get_event_returns_created_event(base_url, session, unique):
         session.delete(f"{base_url}/api/v2/events/{event_id}")
 
 
+def test_get_events_returns_200_with_documented_fields(base_url, session, unique):
+    payload = {
+        "title": unique("Intro to bookbinding"),
+        "location": "Room 2",
+        "starts_at": "2030-09-14T16:00:00Z",
+        "capacity": 12,
+    }
+    response = session.post(f"{base_url}/api/v2/events", json=payload)
+    assert response.status_code == 201, response.text
+    event = response.json()
+    event_id = event["id"]
+    try:
+        response = session.get(f"{base_url}/api/v2/events")
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert {"items", "page", "size", "total", "total_pages"} <= set(body)
+        assert isinstance(body["items"], list)
+        assert isinstance(body["page"], int)
+        assert isinstance(body["size"], int)
+        assert isinstance(body["total"], int)
+        assert isinstance(body["total_pages"], int)
+        assert len(body["items"]) >= 1
+        assert body["total"] >= len(body["items"])
+    finally:
+        session.delete(f"{base_url}/api/v2/events/{event_id}")
+
+
 def test_search_events_by_q_finds_only_matching_event(base_url, session, unique):
     created = []
     try:

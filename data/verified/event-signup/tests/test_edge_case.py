@@ -65,12 +65,28 @@ def test_get_event_registrations_unknown_id_returns_404(base_url, session):
     assert response.json()["status"] == 404
 
 
-def test_get_event_unknown_id_returns_404(base_url, session):
-    unknown_event_id = 999999999
-    response = session.get(f"{base_url}/api/v2/events/{unknown_event_id}", allow_redirects=False)
-    assert response.status_code == 404, response.text
-    assert {"type", "title", "status", "detail"} <= set(response.json())
-    assert response.json()["status"] == 404
+def test_get_event_unknown_id_returns_404(base_url, session, unique):
+    payload = {
+        "title": unique("Intro to bookbinding"),
+        "location": "Room 2",
+        "starts_at": "2030-09-14T16:00:00Z",
+        "capacity": 12,
+    }
+    response = session.post(f"{base_url}/api/v2/events", json=payload)
+    assert response.status_code == 201, response.text
+    event = response.json()
+    event_id = event["id"]
+    try:
+        known = session.get(f"{base_url}/api/v2/events/{event_id}")
+        assert known.status_code == 200, known.text
+        assert known.json()["id"] == event_id
+        unknown_event_id = 999999999
+        response = session.get(f"{base_url}/api/v2/events/{unknown_event_id}", allow_redirects=False)
+        assert response.status_code == 404, response.text
+        assert {"type", "title", "status", "detail"} <= set(response.json())
+        assert response.json()["status"] == 404
+    finally:
+        session.delete(f"{base_url}/api/v2/events/{event_id}")
 
 
 def test_list_events_page_past_end_returns_no_records(base_url, session):

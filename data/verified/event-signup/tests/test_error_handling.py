@@ -145,11 +145,15 @@ def test_create_registration_with_empty_body_returns_422(base_url, session, uniq
 
 
 def test_delete_event_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/api/v2/events")
+    assert count_before.status_code == 200, count_before.text
     unknown_event_id = 999999999
     response = session.delete(f"{base_url}/api/v2/events/{unknown_event_id}")
     assert response.status_code == 404, response.text
     assert {"type", "title", "status", "detail"} <= set(response.json())
     assert response.json()["status"] == 404
+    count_after = session.get(f"{base_url}/api/v2/events")
+    assert count_after.json()["total"] == count_before.json()["total"]
 
 
 def test_delete_registration_unknown_id_returns_404(base_url, session):
@@ -162,9 +166,13 @@ def test_delete_registration_unknown_id_returns_404(base_url, session):
 
 
 def test_post_event_registrations_unknown_id_returns_404(base_url, session, unique):
+    count_before = session.get(f"{base_url}/api/v2/events")
+    assert count_before.status_code == 200, count_before.text
     unknown_event_id = 999999999
     payload = {"name": unique("Jun Park"), "email": unique("Jun@Example.org")}
     response = session.post(f"{base_url}/api/v2/events/{unknown_event_id}/registrations", json=payload)
     assert response.status_code == 404, response.text
     assert {"type", "title", "status", "detail"} <= set(response.json())
     assert response.json()["status"] == 404
+    count_after = session.get(f"{base_url}/api/v2/events")
+    assert count_after.json()["total"] == count_before.json()["total"]

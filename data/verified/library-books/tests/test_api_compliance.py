@@ -90,6 +90,61 @@ def test_get_book_returns_created_book(base_url, session, unique):
         session.delete(f"{base_url}/api/books/{book_id}")
 
 
+def test_get_books_returns_200_with_documented_fields(base_url, session, unique):
+    payload = {
+        "title": unique("Kindred"),
+        "author": "Octavia E. Butler",
+        "isbn": unique("978-0-8070-8305-0"),
+        "year": 1979,
+        "tags": ["Classic"],
+    }
+    response = session.post(f"{base_url}/api/books", json=payload)
+    assert response.status_code == 201, response.text
+    book = response.json()
+    book_id = book["id"]
+    try:
+        response = session.get(f"{base_url}/api/books")
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert {"items", "page", "per_page", "total", "pages"} <= set(body)
+        assert isinstance(body["items"], list)
+        assert isinstance(body["page"], int)
+        assert isinstance(body["per_page"], int)
+        assert isinstance(body["total"], int)
+        assert isinstance(body["pages"], int)
+        assert len(body["items"]) >= 1
+        assert body["total"] >= len(body["items"])
+    finally:
+        session.delete(f"{base_url}/api/books/{book_id}")
+
+
+def test_get_health_returns_200_with_documented_fields(base_url, session, unique):
+    response = session.get(f"{base_url}/api/health")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert {"status", "books"} <= set(body)
+    assert isinstance(body["status"], str)
+    assert isinstance(body["books"], int)
+    assert body["status"] == "ok"
+    payload = {
+        "title": unique("Kindred"),
+        "author": "Octavia E. Butler",
+        "isbn": unique("978-0-8070-8305-0"),
+        "year": 1979,
+        "tags": ["Classic"],
+    }
+    created = session.post(f"{base_url}/api/books", json=payload)
+    assert created.status_code == 201, created.text
+    book = created.json()
+    book_id = book["id"]
+    try:
+        recount = session.get(f"{base_url}/api/health")
+        assert recount.status_code == 200, recount.text
+        assert recount.json()["books"] == body["books"] + 1
+    finally:
+        session.delete(f"{base_url}/api/books/{book_id}")
+
+
 def test_list_books_filtered_by_author_returns_only_matching_book(base_url, session, unique):
     created = []
     try:
@@ -168,6 +223,34 @@ def test_list_books_filtered_by_tag_returns_only_matching_book(base_url, session
     finally:
         for record_id in created:
             session.delete(f"{base_url}/api/books/{record_id}")
+
+
+def test_post_book_loan_returns_201(base_url, session, unique):
+    payload = {
+        "title": unique("Kindred"),
+        "author": "Octavia E. Butler",
+        "isbn": unique("978-0-8070-8305-0"),
+        "year": 1979,
+        "tags": ["Classic"],
+    }
+    response = session.post(f"{base_url}/api/books", json=payload)
+    assert response.status_code == 201, response.text
+    book = response.json()
+    book_id = book["id"]
+    try:
+        body_sent = {"member": "M-1042", "days": 14}
+        result = session.post(f"{base_url}/api/books/{book_id}/loan", json=body_sent)
+        assert result.status_code == 201, result.text
+        assert result.json()["member"] == body_sent["member"]
+        assert result.json()["book_id"] == book_id
+        answer = result.json()
+        assert {"book_id", "member", "borrowed_at", "due_date"} <= set(answer)
+        assert isinstance(answer["book_id"], int)
+        assert isinstance(answer["member"], str)
+        assert isinstance(answer["borrowed_at"], (str, type(None)))
+        assert isinstance(answer["due_date"], (str, type(None)))
+    finally:
+        session.delete(f"{base_url}/api/books/{book_id}")
 
 
 def test_put_book_applies_changes(base_url, session, unique):

@@ -31,12 +31,29 @@ def test_delete_book_twice_returns_404(base_url, session, unique):
         session.delete(f"{base_url}/api/books/{book_id}")
 
 
-def test_get_book_unknown_id_returns_404(base_url, session):
-    unknown_id = 999999999
-    response = session.get(f"{base_url}/api/books/{unknown_id}", allow_redirects=False)
-    assert response.status_code == 404, response.text
-    assert {"error"} <= set(response.json())
-    assert response.json()["error"]["code"] == "not_found", response.text
+def test_get_book_unknown_id_returns_404(base_url, session, unique):
+    payload = {
+        "title": unique("Kindred"),
+        "author": "Octavia E. Butler",
+        "isbn": unique("978-0-8070-8305-0"),
+        "year": 1979,
+        "tags": ["Classic"],
+    }
+    response = session.post(f"{base_url}/api/books", json=payload)
+    assert response.status_code == 201, response.text
+    book = response.json()
+    book_id = book["id"]
+    try:
+        known = session.get(f"{base_url}/api/books/{book_id}")
+        assert known.status_code == 200, known.text
+        assert known.json()["id"] == book_id
+        unknown_id = 999999999
+        response = session.get(f"{base_url}/api/books/{unknown_id}", allow_redirects=False)
+        assert response.status_code == 404, response.text
+        assert {"error"} <= set(response.json())
+        assert response.json()["error"]["code"] == "not_found", response.text
+    finally:
+        session.delete(f"{base_url}/api/books/{book_id}")
 
 
 def test_list_books_page_past_end_returns_no_records(base_url, session):

@@ -99,19 +99,27 @@ def test_delete_book_in_guarded_state_returns_409(base_url, session, unique):
 
 
 def test_delete_book_loan_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/api/books")
+    assert count_before.status_code == 200, count_before.text
     unknown_id = 999999999
     response = session.delete(f"{base_url}/api/books/{unknown_id}/loan")
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "not_found", response.text
+    count_after = session.get(f"{base_url}/api/books")
+    assert count_after.json()["total"] == count_before.json()["total"]
 
 
 def test_delete_book_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/api/books")
+    assert count_before.status_code == 200, count_before.text
     unknown_id = 999999999
     response = session.delete(f"{base_url}/api/books/{unknown_id}")
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "not_found", response.text
+    count_after = session.get(f"{base_url}/api/books")
+    assert count_after.json()["total"] == count_before.json()["total"]
 
 
 def test_list_books_with_text_per_page_returns_400(base_url, session):
@@ -137,21 +145,30 @@ def test_post_book_loan_twice_returns_409(base_url, session, unique):
         body_sent = {"member": "M-1042", "days": 14}
         first = session.post(f"{base_url}/api/books/{book_id}/loan", json=body_sent)
         assert first.status_code == 201, first.text
+        stored_before = session.get(f"{base_url}/api/books/{book_id}")
+        assert stored_before.status_code == 200, stored_before.text
         second = session.post(f"{base_url}/api/books/{book_id}/loan", json=body_sent)
         assert second.status_code == 409, second.text
         assert {"error"} <= set(second.json())
         assert second.json()["error"]["code"] == "already_on_loan", second.text
+        stored_after = session.get(f"{base_url}/api/books/{book_id}")
+        assert stored_after.status_code == 200, stored_after.text
+        assert stored_after.json() == stored_before.json()
     finally:
         session.delete(f"{base_url}/api/books/{book_id}")
 
 
 def test_post_book_loan_unknown_id_returns_404(base_url, session):
+    count_before = session.get(f"{base_url}/api/books")
+    assert count_before.status_code == 200, count_before.text
     unknown_id = 999999999
     payload = {"member": "M-1042", "days": 14}
     response = session.post(f"{base_url}/api/books/{unknown_id}/loan", json=payload)
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "not_found", response.text
+    count_after = session.get(f"{base_url}/api/books")
+    assert count_after.json()["total"] == count_before.json()["total"]
 
 
 def test_post_book_loan_with_days_above_range_returns_422(base_url, session, unique):
@@ -224,6 +241,8 @@ def test_post_book_loan_without_member_returns_422(base_url, session, unique):
 
 
 def test_put_book_unknown_id_returns_404(base_url, session, unique):
+    count_before = session.get(f"{base_url}/api/books")
+    assert count_before.status_code == 200, count_before.text
     unknown_id = 999999999
     payload = {
         "title": unique("Kindred"),
@@ -236,3 +255,5 @@ def test_put_book_unknown_id_returns_404(base_url, session, unique):
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "not_found", response.text
+    count_after = session.get(f"{base_url}/api/books")
+    assert count_after.json()["total"] == count_before.json()["total"]

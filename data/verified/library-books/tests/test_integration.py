@@ -53,6 +53,36 @@ def test_book_lifecycle_create_read_update_delete(base_url, session, unique):
         session.delete(f"{base_url}/api/books/{book_id}")
 
 
+def test_book_loan_post_then_delete_succeeds(base_url, session, unique):
+    payload = {
+        "title": unique("Kindred"),
+        "author": "Octavia E. Butler",
+        "isbn": unique("978-0-8070-8305-0"),
+        "year": 1979,
+        "tags": ["Classic"],
+    }
+    response = session.post(f"{base_url}/api/books", json=payload)
+    assert response.status_code == 201, response.text
+    book = response.json()
+    book_id = book["id"]
+    try:
+        body_sent = {"member": "M-1042", "days": 14}
+        started = session.post(f"{base_url}/api/books/{book_id}/loan", json=body_sent)
+        assert started.status_code == 201, started.text
+        ended = session.delete(f"{base_url}/api/books/{book_id}/loan")
+        assert ended.status_code == 200, ended.text
+        assert ended.json()["book_id"] == book_id
+        ended_body = ended.json()
+        assert {"book_id", "member", "borrowed_at", "due_date", "returned_at"} <= set(ended_body)
+        assert isinstance(ended_body["book_id"], int)
+        assert isinstance(ended_body["member"], str)
+        assert isinstance(ended_body["borrowed_at"], (str, type(None)))
+        assert isinstance(ended_body["due_date"], (str, type(None)))
+        assert isinstance(ended_body["returned_at"], (str, type(None)))
+    finally:
+        session.delete(f"{base_url}/api/books/{book_id}")
+
+
 def test_created_book_appears_in_list(base_url, session, unique):
     payload = {
         "title": unique("Kindred"),

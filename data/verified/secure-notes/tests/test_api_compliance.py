@@ -42,6 +42,15 @@ def test_delete_note_returns_204(base_url, session, unique, auth_headers):
         session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
 
 
+def test_get_health_returns_200_with_documented_fields(base_url, session):
+    response = session.get(f"{base_url}/health")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert {"status"} <= set(body)
+    assert isinstance(body["status"], str)
+    assert body["status"] == "ok"
+
+
 def test_get_note_returns_created_note(base_url, session, unique, auth_headers):
     payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
     response = session.post(f"{base_url}/notes", json=payload, headers=auth_headers)
@@ -62,6 +71,25 @@ def test_get_note_returns_created_note(base_url, session, unique, auth_headers):
         assert isinstance(body["updated_at"], (str, type(None)))
         assert body["title"] == payload["title"]
         assert body["content"] == payload["content"]
+    finally:
+        session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
+
+
+def test_get_notes_returns_200_with_documented_fields(base_url, session, unique, auth_headers):
+    payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
+    response = session.post(f"{base_url}/notes", json=payload, headers=auth_headers)
+    assert response.status_code == 201, response.text
+    note = response.json()
+    note_id = note["id"]
+    try:
+        response = session.get(f"{base_url}/notes", headers=auth_headers)
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert {"items", "total"} <= set(body)
+        assert isinstance(body["items"], list)
+        assert isinstance(body["total"], int)
+        assert len(body["items"]) >= 1
+        assert body["total"] >= len(body["items"])
     finally:
         session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
 

@@ -117,6 +117,11 @@ def test_other_user_cannot_read_note(base_url, session, unique, auth_headers, ot
         response = session.get(f"{base_url}/notes/{note_id}", headers=other_auth_headers)
         assert response.status_code == 404, response.text
         assert {"code", "message"} <= set(response.json())
+        mine = session.get(f"{base_url}/notes/{note_id}", headers=auth_headers)
+        assert mine.status_code == 200, mine.text
+        kept = mine.json()
+        assert kept["title"] == payload["title"]
+        assert kept["content"] == payload["content"]
     finally:
         session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
 
@@ -132,6 +137,7 @@ def test_register_login_use_token_then_logout_revokes_it(base_url, session, uniq
     headers = {"Authorization": f"Bearer {token}"}
     me = session.get(f"{base_url}/users/me", headers=headers)
     assert me.status_code == 200, me.text
+    assert me.json()["username"] == credentials["username"]
     out = session.post(f"{base_url}/auth/logout", headers=headers)
     assert out.status_code == 204, out.text
     again = session.post(f"{base_url}/auth/logout", headers=headers)

@@ -50,6 +50,30 @@ def test_delete_short_link_returns_204(base_url, session, unique):
         session.delete(f"{base_url}/short-links/{short_link_code}")
 
 
+def test_get_health_returns_200_with_documented_fields(base_url, session, unique):
+    response = session.get(f"{base_url}/health")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert {"status", "links"} <= set(body)
+    assert isinstance(body["status"], str)
+    assert isinstance(body["links"], int)
+    assert body["status"] == "ok"
+    payload = {
+        "url": unique("https://example.com/a/very/long/path"),
+        "code": unique("docs-home"),
+    }
+    created = session.post(f"{base_url}/short-links", json=payload)
+    assert created.status_code == 201, created.text
+    short_link = created.json()
+    short_link_code = short_link["code"]
+    try:
+        recount = session.get(f"{base_url}/health")
+        assert recount.status_code == 200, recount.text
+        assert recount.json()["links"] == body["links"] + 1
+    finally:
+        session.delete(f"{base_url}/short-links/{short_link_code}")
+
+
 def test_get_r_returns_302(base_url, session, unique):
     payload = {
         "url": unique("https://example.com/a/very/long/path"),
@@ -92,6 +116,30 @@ def test_get_short_link_returns_created_short_link(base_url, session, unique):
         assert isinstance(body["hits"], int)
         assert body["url"] == payload["url"]
         assert body["code"] == payload["code"]
+    finally:
+        session.delete(f"{base_url}/short-links/{short_link_code}")
+
+
+def test_get_short_links_returns_200_with_documented_fields(base_url, session, unique):
+    payload = {
+        "url": unique("https://example.com/a/very/long/path"),
+        "code": unique("docs-home"),
+    }
+    response = session.post(f"{base_url}/short-links", json=payload)
+    assert response.status_code == 201, response.text
+    short_link = response.json()
+    short_link_code = short_link["code"]
+    try:
+        response = session.get(f"{base_url}/short-links")
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert {"items", "total", "limit", "offset"} <= set(body)
+        assert isinstance(body["items"], list)
+        assert isinstance(body["total"], int)
+        assert isinstance(body["limit"], int)
+        assert isinstance(body["offset"], int)
+        assert len(body["items"]) >= 1
+        assert body["total"] >= len(body["items"])
     finally:
         session.delete(f"{base_url}/short-links/{short_link_code}")
 

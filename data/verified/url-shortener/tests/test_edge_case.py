@@ -45,11 +45,25 @@ def test_get_short_link_stats_unknown_id_returns_404(base_url, session, unique):
 
 
 def test_get_short_link_unknown_id_returns_404(base_url, session, unique):
-    unknown_code = unique("spring24")
-    response = session.get(f"{base_url}/short-links/{unknown_code}", allow_redirects=False)
-    assert response.status_code == 404, response.text
-    assert {"error"} <= set(response.json())
-    assert response.json()["error"]["code"] == "not_found", response.text
+    payload = {
+        "url": unique("https://example.com/a/very/long/path"),
+        "code": unique("docs-home"),
+    }
+    response = session.post(f"{base_url}/short-links", json=payload)
+    assert response.status_code == 201, response.text
+    short_link = response.json()
+    short_link_code = short_link["code"]
+    try:
+        known = session.get(f"{base_url}/short-links/{short_link_code}")
+        assert known.status_code == 200, known.text
+        assert known.json()["code"] == short_link_code
+        unknown_code = unique("spring24")
+        response = session.get(f"{base_url}/short-links/{unknown_code}", allow_redirects=False)
+        assert response.status_code == 404, response.text
+        assert {"error"} <= set(response.json())
+        assert response.json()["error"]["code"] == "not_found", response.text
+    finally:
+        session.delete(f"{base_url}/short-links/{short_link_code}")
 
 
 def test_list_short_links_in_documented_order_newest_first(base_url, session, unique):

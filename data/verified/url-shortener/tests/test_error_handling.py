@@ -88,11 +88,15 @@ def test_create_short_link_without_url_returns_422(base_url, session, unique):
 
 
 def test_delete_short_link_unknown_id_returns_404(base_url, session, unique):
+    count_before = session.get(f"{base_url}/short-links")
+    assert count_before.status_code == 200, count_before.text
     unknown_code = unique("spring24")
     response = session.delete(f"{base_url}/short-links/{unknown_code}")
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "not_found", response.text
+    count_after = session.get(f"{base_url}/short-links")
+    assert count_after.json()["total"] == count_before.json()["total"]
 
 
 def test_list_short_links_with_text_limit_returns_400(base_url, session):
@@ -103,6 +107,8 @@ def test_list_short_links_with_text_limit_returns_400(base_url, session):
 
 
 def test_patch_short_link_unknown_id_returns_404(base_url, session, unique):
+    count_before = session.get(f"{base_url}/short-links")
+    assert count_before.status_code == 200, count_before.text
     unknown_code = unique("spring24")
     payload = {
         "url": unique("https://example.com/a/very/long/path"),
@@ -112,3 +118,5 @@ def test_patch_short_link_unknown_id_returns_404(base_url, session, unique):
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "not_found", response.text
+    count_after = session.get(f"{base_url}/short-links")
+    assert count_after.json()["total"] == count_before.json()["total"]

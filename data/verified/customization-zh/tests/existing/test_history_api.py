@@ -372,18 +372,6 @@ class TestHistoryAPI:
         error_data = response.json()
         assert 'error' in error_data
 
-    def test_clear_all_history_empty(self):
-        """测试清空空的历史记录"""
-        response = requests.delete(
-            f"{self.BASE_URL}/history",
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 200
-        data = response.json()
-        assert 'message' in data
-        assert data['deleted_count'] == 0
-
     def test_get_history_pagination(self):
         """测试历史记录分页"""
         # 创建25条历史记录

@@ -344,18 +344,6 @@ class TestHistoryAPI:
         error_data = response.json()
         assert 'error' in error_data
 
-    def test_clear_all_history_empty(self):
-
-        response = requests.delete(
-            f"{self.BASE_URL}/history",
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 200
-        data = response.json()
-        assert 'message' in data
-        assert data['deleted_count'] == 0
-
     def test_get_history_pagination(self):
         for i in range(25):
             history_data = {

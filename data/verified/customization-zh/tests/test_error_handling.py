@@ -1,0 +1,42 @@
+"""Black-box tests generated offline from the requirement document."""
+
+import json  # noqa: F401
+import re  # noqa: F401
+import uuid  # noqa: F401
+
+import pytest  # noqa: F401
+import requests  # noqa: F401
+
+
+def test_delete_favorites_item_without_token(base_url, session):
+    """Called without credentials, it is refused."""
+    response = session.delete(f"{base_url}/api/v1/favorites/{'999999'}")
+    assert response.status_code in (401, 403), response.text
+
+
+def test_delete_history_item_without_token(base_url, session):
+    """Called without credentials, it is refused."""
+    response = session.delete(f"{base_url}/api/v1/history/{'999999'}")
+    assert response.status_code in (401, 403), response.text
+
+
+def test_delete_history_without_token(base_url, session):
+    """Called without credentials, it is refused."""
+    response = session.delete(f"{base_url}/api/v1/history")
+    assert response.status_code in (401, 403), response.text
+
+
+def test_post_favorites_without_token(base_url, session, unique, auth_headers):
+    """Called without credentials, it is refused."""
+    listed_before = session.get(f"{base_url}/api/v1/favorites", headers=auth_headers)
+    assert listed_before.status_code == 200, listed_before.text
+    response = session.post(f"{base_url}/api/v1/favorites", json={'content_id': unique('sample_content_id'), 'content_type': 'post'})
+    assert response.status_code in (401, 403), response.text
+    listed_after = session.get(f"{base_url}/api/v1/favorites", headers=auth_headers)
+    assert listed_after.json() == listed_before.json()
+
+
+def test_post_likes_without_token(base_url, session, unique):
+    """Called without credentials, it is refused."""
+    response = session.post(f"{base_url}/api/v1/likes", json={'content_id': unique('sample_content_id'), 'content_type': 'post', 'action': 'like'})
+    assert response.status_code in (401, 403), response.text

@@ -1,0 +1,93 @@
+"""Shared fixtures for the black-box tests of the service.
+
+Generated offline from the requirement document. The service address comes from the
+environment variable SERVICE_BASE_URL (default http://localhost:5000).
+"""
+
+import os
+import time
+import uuid
+
+import pytest
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+DEFAULT_BASE_URL = "http://localhost:5000"
+REQUEST_TIMEOUT_S = 10
+SERVICE_WAIT_S = float(os.environ.get("SERVICE_WAIT_S", "30"))  # a runner may shorten it
+
+
+class _TimeoutSession(requests.Session):
+    """A session whose requests time out instead of hanging a test, and that resends an
+    idempotent request once when the server had already closed the kept-alive connection
+    (servers close it after an error response, racing the next request on it)."""
+
+    def __init__(self):
+        super().__init__()
+        retry = Retry(total=1, connect=1, read=1, status=0, other=0, redirect=0,
+                      backoff_factor=0, raise_on_status=False)
+        for prefix in ("http://", "https://"):
+            self.mount(prefix, HTTPAdapter(max_retries=retry))
+
+    def request(self, method, url, **kwargs):
+        kwargs.setdefault("timeout", REQUEST_TIMEOUT_S)
+        return super().request(method, url, **kwargs)
+
+
+def unique_like(template="item"):
+    """A value shaped like `template` (letters, digits, separators) that no other test uses."""
+    template = str(template)
+    if "@" in template:
+        local, domain = template.split("@", 1)
+        return unique_like(local) + "@" + domain
+    if template.startswith(("http://", "https://")):
+        return template.rstrip("/") + "/" + uuid.uuid4().hex[:12]
+    pool = (uuid.uuid4().bytes + uuid.uuid4().bytes) * 4
+    hexish = all(c in "0123456789abcdef" for c in template)
+    out = []
+    for byte, char in zip(pool, template):
+        if char.isdigit() and char.isascii():
+            out.append(str(byte % 10))
+        elif hexish:
+            out.append("abcdef"[byte % 6])
+        elif char.isascii() and char.isalpha():
+            letter = "abcdefghijklmnopqrstuvwxyz"[byte % 26]
+            out.append(letter.upper() if char.isupper() else letter)
+        else:
+            out.append(char)
+    value = "".join(out) + template[len(out):]
+    if sum(c.isascii() and c.isalnum() for c in template) < 6:
+        value += "-" + uuid.uuid4().hex[:8]
+    return value
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    return os.environ.get("SERVICE_BASE_URL", DEFAULT_BASE_URL).rstrip("/")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def service_ready(base_url):
+    """Poll until the service answers any HTTP request (bounded), so tests never race it."""
+    deadline = time.monotonic() + SERVICE_WAIT_S
+    while True:
+        try:
+            requests.get(base_url + "/", timeout=2)
+            return
+        except requests.RequestException as exc:
+            if time.monotonic() > deadline:
+                pytest.exit(f"service at {base_url} did not answer: {exc}", returncode=3)
+            time.sleep(0.2)
+
+
+@pytest.fixture
+def session():
+    with _TimeoutSession() as s:
+        yield s
+
+
+@pytest.fixture
+def unique():
+    """`unique(template)`: a fresh value shaped like the template."""
+    return unique_like
