@@ -25,6 +25,11 @@ from .sandbox import Sandbox, SandboxPolicy, writable_folders
 
 CANNOT_RUN = "repogenesis sandbox: cannot run "
 
+# Same requests, same answers: Python services start with `random` seeded and a fixed hash
+# seed (set iteration order), see seeded/sitecustomize.py.
+SEEDED_ENV = {"PYTHONHASHSEED": "0",
+              "PYTHONPATH": str(Path(__file__).resolve().parent / "seeded")}
+
 
 class ServiceError(Exception):
     """The oracle could not be started; str() is a single actionable line.
@@ -121,7 +126,7 @@ def _started(oracle_dir: Path, script: Path, port: int, env_bin: Path | None,
     if log_path is None:
         own_log_dir = Path(tempfile.mkdtemp(prefix=scratch_prefix("service")))
         log_path = own_log_dir / "service.log"
-    env = {**(extra_env or {}), "PORT": str(port)}
+    env = {**SEEDED_ENV, **(extra_env or {}), "PORT": str(port)}
     launch = Launch(argv=[str(script)], cwd=oracle_dir, log_path=log_path, env=env,
                     path_prefix=[env_bin] if env_bin else ())
     sb = sandbox or Sandbox.create(policy)

@@ -115,3 +115,31 @@ def test_log_kept_when_path_given(tmp_path):
         get_json(svc.base_url + "/")
     assert log.exists() and "request" in log.read_text()
     assert os.access(log, os.R_OK)
+
+
+RANDOM_SERVER = '''
+import http.server, json, os, random
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = json.dumps({"draw": random.random(), "order": list({"a", "b", "c", "d"})}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+http.server.HTTPServer(("0.0.0.0", int(os.environ["PORT"])), Handler).serve_forever()
+'''
+
+
+def test_a_service_drawing_random_numbers_answers_the_same_on_every_start(tmp_path):
+    """A game oracle's random move must not decide whether a test kills a mutant."""
+    oracle = make_oracle(tmp_path)
+    (oracle / "server.py").write_text(RANDOM_SERVER)
+    answers = []
+    for _ in range(2):
+        with start_service(oracle, free_port(), ENV_BIN, 20) as svc:
+            answers.append([get_json(svc.base_url + "/") for _ in range(3)])
+    assert answers[0] == answers[1]
+    draws = [a["draw"] for a in answers[0]]
+    assert len(set(draws)) == 3  # still random within a run, only reproducible across runs
