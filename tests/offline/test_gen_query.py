@@ -1,0 +1,106 @@
+"""Documented list query parameters become behaviour tests (pipeline/offline/gen_query.py).
+
+The fixture README documents its list only by an output schema and its query parameters by
+default, maximum and enum, and no status codes: the generator must still check filters,
+pages, the cap and the default size against records the test created.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from pipeline.offline.gen_query import enum_values, skeleton, total_path
+from pipeline.offline.generate import generate_cases
+from pipeline.records import Param
+from pipeline.spec import extract_spec
+
+README = """# Ticket Service
+
+- **Base Path**: `/api`
+
+#### 1. Create Ticket
+- **API Name**: `POST /api/tickets`
+- **Input Schema**:
+```json
+{"title": "string (required)", "severity": "string (required, enum: ['minor', 'major'])"}
+```
+- **Output Schema**:
+```json
+{"id": "integer", "title": "string", "severity": "string", "state": "string"}
+```
+
+#### 2. List Tickets
+- **API Name**: `GET /api/tickets`
+- **Query Parameters**:
+  - `page`: integer (optional, default: 1)
+  - `size`: integer (optional, default: 5, max: 50)
+  - `severity`: string (optional, enum: ['minor', 'major'])
+- **Output Schema**:
+```json
+{"items": [{"id": "integer", "title": "string", "severity": "string", "state": "string"}],
+ "meta": {"page": "integer", "total": "integer"}}
+```
+
+#### 3. Get Ticket
+- **API Name**: `GET /api/tickets/{ticket_id}`
+- **Output Schema**:
+```json
+{"id": "integer", "title": "string", "severity": "string", "state": "string"}
+```
+
+#### 4. Delete Ticket
+- **API Name**: `DELETE /api/tickets/{ticket_id}`
+"""
+
+
+def _cases() -> dict[str, str]:
+    return {c.name: c.code for c in generate_cases("tickets", extract_spec(README))}
+
+
+def _one(cases: dict[str, str], part: str) -> str:
+    found = [code for name, code in cases.items() if part in name]
+    assert len(found) == 1, sorted(cases)
+    ast.parse(found[0])
+    return found[0]
+
+
+def test_enum_values_read_bracketed_lists() -> None:
+    param = Param(name="s", location="query", description="string (enum: ['a', 'b_c', 'd'])")
+    assert enum_values(param) == ["a", "b_c", "d"]
+    assert enum_values(Param(name="s", location="query", description="string")) == []
+
+
+def test_total_found_one_object_down_in_a_schema_skeleton() -> None:
+    schema = {"type": "object", "properties": {
+        "rows": {"type": "array", "items": {"type": "object", "properties": {}}},
+        "paging": {"type": "object", "properties": {"total": {"type": "integer"}}}}}
+    assert total_path(skeleton(schema)) == 'body["paging"]["total"]'
+
+
+def test_enum_filter_lists_created_record_under_its_value_only() -> None:
+    code = _one(_cases(), "enum_filter_severity")
+    assert 'params={"severity": "minor", "size": 50}' in code
+    assert 'assert rec_id in [record["id"] for record in matching_body["items"]]' in code
+    assert 'assert rec_id not in [record["id"] for record in others_body["items"]]' in code
+    assert '{record["severity"] for record in matching_body["items"]} == {"minor"}' in code
+
+
+def test_paging_checks_sizes_pages_total_and_cap() -> None:
+    code = _one(_cases(), "size_and_page_split")
+    assert 'params={"size": 1, "page": 2}' in code
+    assert 'assert len(first_body["items"]) == 1 and len(second_body["items"]) == 1' in code
+    assert 'assert first_body["meta"]["total"] >= 2' in code
+    assert 'params={"size": 51}' in code and 'len(over.json()["items"]) <= 50' in code
+
+
+def test_documented_default_size_is_checked_with_more_records() -> None:
+    code = _one(_cases(), "default_size_is_5")
+    assert "for _ in range(6):" in code
+    assert 'assert len(listed_body["items"]) == 5' in code
+
+
+def test_no_query_cases_without_documented_params() -> None:
+    bare = README.split("- **Query Parameters**")[0] + README.split("max: 50)")[1].split(
+        "\n", 2)[2]
+    names = [c.name for c in generate_cases("tickets", extract_spec(bare))]
+    assert not [n for n in names if "enum_filter" in n or "split_the_list" in n]
