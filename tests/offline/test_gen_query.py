@@ -22,7 +22,8 @@ README = """# Ticket Service
 - **API Name**: `POST /api/tickets`
 - **Input Schema**:
 ```json
-{"title": "string (required)", "severity": "string (required, enum: ['minor', 'major'])"}
+{"title": "string (required, max 80 chars)",
+ "severity": "string (required, enum: ['minor', 'major'])"}
 ```
 - **Output Schema**:
 ```json
@@ -104,3 +105,28 @@ def test_no_query_cases_without_documented_params() -> None:
         "\n", 2)[2]
     names = [c.name for c in generate_cases("tickets", extract_spec(bare))]
     assert not [n for n in names if "enum_filter" in n or "split_the_list" in n]
+
+
+def test_schema_rules_refused_with_a_4xx_and_nothing_stored() -> None:
+    cases = _cases()
+    missing = _one(cases, "create_ticket_without_title_is_refused")
+    assert 'del sent["title"]' in missing
+    assert "assert 400 <= response.status_code < 500, response.text" in missing
+    assert ('assert count_after.json()["meta"]["total"] == '
+            'count_before.json()["meta"]["total"]') in missing
+    assert 'sent["title"] = "x" * 81' in _one(cases, "title_over_80_chars_is_refused")
+    assert 'sent["severity"] = "not_"' in _one(cases, "unlisted_severity_is_refused")
+
+
+def test_deleted_record_reads_back_404() -> None:
+    code = _one(_cases(), "then_read_and_delete_again_return_404")
+    assert "assert read.status_code == 404, read.text" in code
+    assert "assert again.status_code == 404, again.text" in code
+
+
+def test_documented_validation_code_leaves_the_4xx_range_alone() -> None:
+    documented = README.replace("- **Output Schema**", "- **Status Codes**:\n  - 422: validation "
+                                "failed (missing field)\n- **Output Schema**", 1)
+    names = [c.name for c in generate_cases("tickets", extract_spec(documented))]
+    assert "test_create_ticket_without_title_returns_422" in names
+    assert not [n for n in names if n.endswith("_is_refused_with_4xx")]
