@@ -220,10 +220,42 @@ def default_size_case(w: Writer, res: Resource) -> Case | None:
     return case
 
 
+def _echo_path(doc: Any, name: str) -> str | None:
+    """Source for the response key that echoes the page size (top level or one down)."""
+    if isinstance(doc, dict) and isinstance(doc.get(name), int):
+        return f"body[{literal(name)}]"
+    for outer, value in (doc.items() if isinstance(doc, dict) else []):
+        if isinstance(value, dict) and isinstance(value.get(name), int):
+            return f"body[{literal(outer)}][{literal(name)}]"
+    return None
+
+
+def size_cap_case(w: Writer, ep: Endpoint) -> Case | None:
+    """A page size above the documented maximum is capped (the echoed size and the page stay
+    within it) or refused with a 4xx; never an error or an unbounded page."""
+    size, _ = _size(ep)
+    cap = number_after(_MAX, size) if size else None
+    shape = list_shape(ep)
+    echo = _echo_path(shape, size.name) if size else None
+    if (ep.method != "GET" or "{" in ep.path or size is None or cap is None or echo is None
+            or not w.model.reachable(ep)):
+        return None
+    case = Case(f"test_list_{thing(ep.path)}_{size.name.lower()}_above_{cap}_is_capped_or_refused",
+                "edge_case")
+    case.add(w.call(case, "over", ep, {}, f"params={{{literal(size.name)}: {cap + 1}}}"),
+             "assert over.status_code < 500, over.text",
+             "if over.status_code < 300:",
+             f"    assert {echo.replace('body', 'over.json()', 1)} <= {cap}",
+             "else:",
+             "    assert 400 <= over.status_code < 500, over.text")
+    return case
+
+
 def query_cases(w: Writer) -> list[Case | None]:
     """Every query-parameter template over the model's resources, in a fixed order."""
     out: list[Case | None] = []
     for res in w.model.resources:
         out += enum_filter_cases(w, res)
         out += [paging_case(w, res), default_size_case(w, res)]
+    out += [size_cap_case(w, ep) for ep in w.model.spec.endpoints]
     return out

@@ -39,7 +39,7 @@ README = """# Ticket Service
 - **Output Schema**:
 ```json
 {"items": [{"id": "integer", "title": "string", "severity": "string", "state": "string"}],
- "meta": {"page": "integer", "total": "integer"}}
+ "meta": {"page": "integer", "size": "integer", "total": "integer"}}
 ```
 
 #### 3. Get Ticket
@@ -130,3 +130,10 @@ def test_documented_validation_code_leaves_the_4xx_range_alone() -> None:
     names = [c.name for c in generate_cases("tickets", extract_spec(documented))]
     assert "test_create_ticket_without_title_returns_422" in names
     assert not [n for n in names if n.endswith("_is_refused_with_4xx")]
+
+
+def test_size_above_the_documented_max_is_capped_or_refused() -> None:
+    code = _one(_cases(), "size_above_50_is_capped_or_refused")
+    assert 'params={"size": 51}' in code
+    assert 'assert over.json()["meta"]["size"] <= 50' in code
+    assert "assert 400 <= over.status_code < 500, over.text" in code
