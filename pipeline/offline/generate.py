@@ -19,6 +19,8 @@ from pipeline.offline import (
     gen_behaviour,
     gen_errors,
     gen_flows,
+    gen_query,
+    gen_refusals,
     gen_rules,
 )
 from pipeline.offline.gen_code import Case, Writer
@@ -99,7 +101,8 @@ def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
 
 
 def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:
-    return gen_behaviour.behaviour_cases(w) + gen_rules.rule_cases(w) + gen_batch.batch_cases(w)
+    return (gen_behaviour.behaviour_cases(w) + gen_rules.rule_cases(w) + gen_batch.batch_cases(w)
+            + gen_query.query_cases(w) + gen_refusals.refusal_cases(w))
 
 
 def _unique_names(cases: list[Case]) -> None:

@@ -1,0 +1,261 @@
+"""Offline templates for documented list query parameters when the README gives no example.
+
+Many documents describe a list only by its output schema (`"tasks": [{...}]`, `"pagination":
+{"total": ...}`) and its query parameters by type, default, maximum and enum
+(`limit: integer (optional, default: 10, max: 100)`, `status: enum: ['pending', ...]`).
+Shape checks pass on a service that ignores `?priority=` or `?limit=`; these cases check the
+parameters against records the test created: an enum filter lists the created record under its
+value and not under another, `limit=1` returns one record, pages 1 and 2 differ, the default
+page equals page 1, the total counts the created records, a limit above the documented maximum
+is capped or refused. No assertion sits inside a loop over a collection that may be empty.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pipeline.offline.gen_behaviour import _create, _start, _usable
+from pipeline.offline.gen_code import Case, Writer, literal, status_assert
+from pipeline.offline.gen_common import thing
+from pipeline.offline.gen_docs import query_params
+from pipeline.offline.gen_model import PAGE_PARAMS, SIZE_PARAMS, Resource, response_doc
+from pipeline.records import Endpoint, Param
+
+_ENUM = re.compile(r"enum\s*:?\s*\[([^\]]*)\]", re.I)
+_MAX = re.compile(r"\bmax(?:imum)?\s*[:=]?\s*(\d+)", re.I)
+_DEFAULT = re.compile(r"\bdefault\s*[:=]?\s*(\d+)", re.I)
+_TOTAL_KEYS = ("total", "total_count", "totalCount", "count", "total_items")
+
+
+def enum_values(param: Param) -> list[str]:
+    """The values of an `enum: ['a', 'b']` list in the parameter's description."""
+    match = _ENUM.search(param.description or "")
+    if not match:
+        return []
+    values = [v.strip().strip("'\"` ") for v in match.group(1).split(",")]
+    values = [v for v in values if re.fullmatch(r"[\w-]+", v)]
+    return values if len(values) >= 2 and len(values) == len(set(values)) else []
+
+
+def number_after(pattern: re.Pattern[str], param: Param) -> int | None:
+    match = pattern.search(param.description or "")
+    return int(match.group(1)) if match else None
+
+
+def skeleton(schema: Any) -> Any:
+    """A body of the documented shape from a JSON schema (for locating keys, not values)."""
+    if not isinstance(schema, dict):
+        return None
+    kind = schema.get("type")
+    if kind == "object" or "properties" in schema:
+        return {k: skeleton(v) for k, v in (schema.get("properties") or {}).items()}
+    if kind == "array":
+        item = skeleton(schema.get("items"))
+        return [item] if item is not None else []
+    return {"integer": 0, "number": 0.0, "boolean": False, "string": ""}.get(str(kind))
+
+
+def list_shape(ep: Endpoint) -> Any:
+    doc = response_doc(ep)
+    return doc if doc is not None else skeleton(ep.response_schema)
+
+
+def records_path(doc: Any) -> str | None:
+    """Source for the records in a list body named `body` (top-level list or enveloped)."""
+    if isinstance(doc, list):
+        return "body"
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            if isinstance(value, list) and (not value or isinstance(value[0], dict)):
+                return f"body[{literal(key)}]"
+    return None
+
+
+def total_path(doc: Any) -> str | None:
+    """Source for the documented total count (top level or one object down)."""
+    if not isinstance(doc, dict):
+        return None
+    for key in _TOTAL_KEYS:
+        if key in doc and isinstance(doc[key], int) and not isinstance(doc[key], bool):
+            return f"body[{literal(key)}]"
+    for outer, value in doc.items():
+        if isinstance(value, dict):
+            for key in _TOTAL_KEYS:
+                if isinstance(value.get(key), int) and not isinstance(value.get(key), bool):
+                    return f"body[{literal(outer)}][{literal(key)}]"
+    return None
+
+
+def _listing(w: Writer, res: Resource) -> tuple[Endpoint, str] | None:
+    ep = res.listing
+    if ep is None or not w.model.reachable(ep) or not _usable(w, res):
+        return None
+    records = records_path(list_shape(ep))
+    return (ep, records) if records else None
+
+
+def _get(case: Case, w: Writer, ep: Endpoint, var: str, params: str, records: str) -> str:
+    """List with `params`; the source of the listed ids, read from `<var>_body`."""
+    case.add(w.call(case, var, ep, {}, f"params={params}"), status_assert(var, ep),
+             f"{var}_body = {var}.json()")
+    return records.replace("body", f"{var}_body", 1)
+
+
+def _id_list(records: str, res: Resource) -> str:
+    return f"[record[{literal(res.id_field)}] for record in {records}]"
+
+
+def _size(ep: Endpoint) -> tuple[Param | None, int]:
+    """The page-size parameter and a size that surely holds every record of one test run."""
+    param = next((p for p in query_params(ep) if p.name in SIZE_PARAMS), None)
+    cap = number_after(_MAX, param) if param else None
+    return param, min(cap or 100, 100)
+
+
+def enum_filter_cases(w: Writer, res: Resource) -> list[Case]:
+    """Per enum query parameter the create (or update) can set: the created record is listed
+    under its value, every listed record has that value, and it is absent under another."""
+    found = _listing(w, res)
+    if found is None:
+        return []
+    ep, records = found
+    size, big = _size(ep)
+    payload = res.payload or {}
+    update_fields = {p.name for p in (res.update.params if res.update else [])
+                     if p.location == "body"}
+    out = []
+    for param in query_params(ep):
+        values = enum_values(param)
+        if not values or param.name in SIZE_PARAMS + PAGE_PARAMS:
+            continue
+        via_create = param.name in payload
+        if not via_create and (param.name not in update_fields or res.update is None
+                               or not w.model.reachable(res.update)):
+            continue
+        value = payload.get(param.name) if payload.get(param.name) in values else values[-1]
+        other = next(v for v in values if v != value)
+        case = _start(f"test_list_{thing(ep.path)}_enum_filter_{param.name.lower()}_lists_"
+                      f"created_{res.noun}_only_under_its_value", "api_compliance", w, res)
+        edit = [f"{{p}}[{literal(param.name)}] = {literal(value)}"] if via_create else []
+        rid = _create(case, w, res, "rec", edit)
+        if not via_create:
+            assert res.update is not None
+            case.add(f"change = {{{literal(param.name)}: {literal(value)}}}")
+            case.add(w.call(case, "changed", res.update, {res.param or "id": rid}, "json=change"),
+                     status_assert("changed", res.update))
+        extra = f", {literal(size.name)}: {big}" if size else ""
+        got = _get(case, w, ep, "matching", f"{{{literal(param.name)}: {literal(value)}{extra}}}",
+                   records)
+        case.add(f"assert {rid} in {_id_list(got, res)}",
+                 f"assert {{record[{literal(param.name)}] for record in {got}}} == "
+                 f"{{{literal(value)}}}")
+        rest = _get(case, w, ep, "others", f"{{{literal(param.name)}: {literal(other)}{extra}}}",
+                    records)
+        case.add(f"assert {rid} not in {_id_list(rest, res)}",
+                 f"assert {literal(value)} not in {{record[{literal(param.name)}] for record in "
+                 f"{rest}}}")
+        out.append(case)
+    return out
+
+
+def paging_case(w: Writer, res: Resource) -> Case | None:
+    """Two created records and pages of one: one record per page, pages differ, the default
+    page is page 1, the total counts at least the created ones, the maximum size holds."""
+    found = _listing(w, res)
+    if found is None:
+        return None
+    ep, records = found
+    size, _ = _size(ep)
+    page = next((p for p in query_params(ep) if p.name in PAGE_PARAMS), None)
+    if size is None or page is None:
+        return None
+    case = _start(f"test_list_{thing(ep.path)}_{size.name.lower()}_and_{page.name.lower()}_"
+                  f"split_the_list", "edge_case", w, res)
+    ids = [_create(case, w, res, f"rec{i}", []) for i in range(2)]
+    s, p = literal(size.name), literal(page.name)
+    one = _get(case, w, ep, "first", f"{{{s}: 1, {p}: 1}}", records)
+    two = _get(case, w, ep, "second", f"{{{s}: 1, {p}: 2}}", records)
+    plain = _get(case, w, ep, "unpaged", f"{{{s}: 1}}", records)
+    case.add(f"assert len({one}) == 1 and len({two}) == 1",
+             f"assert {_id_list(one, res)} != {_id_list(two, res)}",
+             f"assert {_id_list(plain, res)} == {_id_list(one, res)}")
+    total = total_path(list_shape(ep))
+    if total is not None:
+        case.add(f"assert {total.replace('body', 'first_body', 1)} >= {len(ids)}")
+    cap = number_after(_MAX, size)
+    if cap is not None:
+        case.add(w.call(case, "over", ep, {}, f"params={{{s}: {cap + 1}}}"),
+                 "assert over.status_code < 500, over.text",
+                 "if over.status_code < 300:",
+                 f"    assert len({records.replace('body', 'over.json()', 1)}) <= {cap}",
+                 "else:",
+                 "    assert 400 <= over.status_code < 500, over.text")
+    return case
+
+
+def default_size_case(w: Writer, res: Resource) -> Case | None:
+    """A documented default page size: with more records than it, an unpaged list holds
+    exactly that many."""
+    found = _listing(w, res)
+    if found is None:
+        return None
+    ep, records = found
+    size, _ = _size(ep)
+    default = number_after(_DEFAULT, size) if size else None
+    if size is None or default is None or not 1 <= default <= 25:
+        return None
+    case = _start(f"test_list_{thing(ep.path)}_default_{size.name.lower()}_is_{default}",
+                  "edge_case", w, res)
+    case.add("codes = []", f"for _ in range({default + 1}):")
+    inner = Case("inner", "x")
+    _create(inner, w, res, "rec", [])
+    case.endpoints += [e for e in inner.endpoints if e not in case.endpoints]
+    lines = [line for line in inner.setup + inner.body if not line.startswith("assert ")]
+    case.add(*["    " + line for line in lines], "    codes.append(rec_created.status_code)",
+             f"assert len(codes) == {default + 1}",
+             "assert all(200 <= code < 300 for code in codes), codes")
+    got = _get(case, w, ep, "listed", "{}", records)
+    case.add(f"assert len({got}) == {default}")
+    return case
+
+
+def _echo_path(doc: Any, name: str) -> str | None:
+    """Source for the response key that echoes the page size (top level or one down)."""
+    if isinstance(doc, dict) and isinstance(doc.get(name), int):
+        return f"body[{literal(name)}]"
+    for outer, value in (doc.items() if isinstance(doc, dict) else []):
+        if isinstance(value, dict) and isinstance(value.get(name), int):
+            return f"body[{literal(outer)}][{literal(name)}]"
+    return None
+
+
+def size_cap_case(w: Writer, ep: Endpoint) -> Case | None:
+    """A page size above the documented maximum is capped (the echoed size and the page stay
+    within it) or refused with a 4xx; never an error or an unbounded page."""
+    size, _ = _size(ep)
+    cap = number_after(_MAX, size) if size else None
+    shape = list_shape(ep)
+    echo = _echo_path(shape, size.name) if size else None
+    if (ep.method != "GET" or "{" in ep.path or size is None or cap is None or echo is None
+            or not w.model.reachable(ep)):
+        return None
+    case = Case(f"test_list_{thing(ep.path)}_{size.name.lower()}_above_{cap}_is_capped_or_refused",
+                "edge_case")
+    case.add(w.call(case, "over", ep, {}, f"params={{{literal(size.name)}: {cap + 1}}}"),
+             "assert over.status_code < 500, over.text",
+             "if over.status_code < 300:",
+             f"    assert {echo.replace('body', 'over.json()', 1)} <= {cap}",
+             "else:",
+             "    assert 400 <= over.status_code < 500, over.text")
+    return case
+
+
+def query_cases(w: Writer) -> list[Case | None]:
+    """Every query-parameter template over the model's resources, in a fixed order."""
+    out: list[Case | None] = []
+    for res in w.model.resources:
+        out += enum_filter_cases(w, res)
+        out += [paging_case(w, res), default_size_case(w, res)]
+    out += [size_cap_case(w, ep) for ep in w.model.spec.endpoints]
+    return out
