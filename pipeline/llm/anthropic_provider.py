@@ -121,6 +121,16 @@ class AnthropicProvider:
             model=msg.model or model, response_id=msg.id,
         )
 
+    def warm(self) -> None:
+        """Do before the rounds what the first calls would do lazily in worker threads, under
+        the GIL (not part of the Provider protocol): the SDK's resource objects, the output
+        schemas."""
+        from .schemas import OUTPUT_SCHEMAS
+
+        _ = self.client.messages
+        for schema in OUTPUT_SCHEMAS:
+            output_schema(schema)
+
     def close(self) -> None:
         """Release the HTTP connections (not part of the Provider protocol)."""
         self.client.close()

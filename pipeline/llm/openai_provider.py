@@ -101,6 +101,16 @@ class OpenAIProvider:
             model=completion.model or model, response_id=completion.id,
         )
 
+    def warm(self) -> None:
+        """Do before the rounds what the first calls would do lazily in worker threads, under
+        the GIL (not part of the Provider protocol): the SDK's resource objects, the strict
+        response formats."""
+        from .schemas import OUTPUT_SCHEMAS
+
+        _ = self.client.chat.completions
+        for schema in OUTPUT_SCHEMAS:
+            response_format(schema)
+
     def close(self) -> None:
         """Release the HTTP connections (not part of the Provider protocol)."""
         self.client.close()

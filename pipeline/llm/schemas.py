@@ -82,6 +82,9 @@ class RefineOutput(_SchemaOnce):
     code: str = Field(description="The complete revised test function.")
 
 
+OUTPUT_SCHEMAS: tuple[type[BaseModel], ...] = (ReviewOutput, GenerateOutput, RefineOutput)
+
+
 def check_review(output: ReviewOutput, rubric: Rubric) -> None:
     """Each score within the rubric's range for its dimension (ValueError otherwise)."""
     for key, value in output.scores().items():
