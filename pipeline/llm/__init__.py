@@ -28,8 +28,11 @@ def make_providers(settings: LLMSettings) -> dict[str, Provider]:
     classes = {"openai": OpenAIProvider, "anthropic": AnthropicProvider,
                "gemini": GeminiProvider}
     providers = {name: classes[name]() for name in settings.providers()}
+    from pipeline.llm.warmup import rehearse
+
     for provider in providers.values():
         provider.warm()  # type: ignore[attr-defined]
+        rehearse(provider)
     return providers
 
 
