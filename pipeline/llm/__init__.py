@@ -27,7 +27,13 @@ def make_providers(settings: LLMSettings) -> dict[str, Provider]:
 
     classes = {"openai": OpenAIProvider, "anthropic": AnthropicProvider,
                "gemini": GeminiProvider}
-    return {name: classes[name]() for name in settings.providers()}
+    providers = {name: classes[name]() for name in settings.providers()}
+    from pipeline.llm.warmup import rehearse
+
+    for provider in providers.values():
+        provider.warm()  # type: ignore[attr-defined]
+        rehearse(provider)
+    return providers
 
 
 def make_backend(store: Store, settings: LLMSettings, *, batch: bool = False) -> LLMBackend:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import os
 import re
@@ -31,6 +33,17 @@ _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "tool_use": "stop", "pau
            "max_tokens": "length", "model_context_window_exceeded": "length",
            "refusal": "refused"}
 _EPHEMERAL = {"type": "ephemeral"}
+
+
+@functools.cache
+def _output_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    return anthropic.transform_schema(schema)
+
+
+def output_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    """`anthropic.transform_schema(schema)`, computed once per model class (it walks the
+    whole JSON Schema on every call); a fresh copy each time, as the body may be changed."""
+    return copy.deepcopy(_output_schema(schema))
 
 
 def _tool_name(schema: type[BaseModel]) -> str:
@@ -86,7 +99,7 @@ class AnthropicProvider:
             body["tool_choice"] = {"type": "tool", "name": name}
         elif schema is not None:
             body["output_config"] = {"format": {"type": "json_schema",
-                                                "schema": anthropic.transform_schema(schema)}}
+                                                "schema": output_schema(schema)}}
         return body
 
     def _to_response(self, msg: AnthropicMessage, schema: type[BaseModel] | None,
@@ -107,6 +120,16 @@ class AnthropicProvider:
                         output_tokens=u.output_tokens, cached_tokens=read),
             model=msg.model or model, response_id=msg.id,
         )
+
+    def warm(self) -> None:
+        """Do before the rounds what the first calls would do lazily in worker threads, under
+        the GIL (not part of the Provider protocol): the SDK's resource objects, the output
+        schemas."""
+        from .schemas import OUTPUT_SCHEMAS
+
+        _ = self.client.messages
+        for schema in OUTPUT_SCHEMAS:
+            output_schema(schema)
 
     def close(self) -> None:
         """Release the HTTP connections (not part of the Provider protocol)."""

@@ -73,6 +73,14 @@ class Call:
     meta: dict[str, Any] = field(default_factory=dict)  # the caller's own labels
 
 
+POOL_FACTOR = 2  # worker threads per in-flight slot
+
+
+def pool_width(limit: int) -> int:
+    """Worker threads for a provider allowed `limit` requests in flight (see `complete_all`)."""
+    return POOL_FACTOR * limit
+
+
 def _retryable(exc: BaseException) -> bool:
     return isinstance(exc, ProviderError) and exc.retryable
 
@@ -120,12 +128,16 @@ class LLMClient:
 
         if len(calls) <= 1 or self._in_transaction():
             return [run(c) for c in calls]
-        # One pool per provider, as wide as its limit: with one shared pool, workers queued
-        # on a busy provider's semaphore would leave another provider's free slots idle.
+        # One pool per provider: with one shared pool, workers queued on a busy provider's
+        # semaphore would leave another provider's free slots idle. Each pool is twice as
+        # wide as its limit: a worker holds a slot only while its request is in flight, and
+        # the spare workers, already past the cache lookup and waiting on the semaphore, take
+        # a slot the moment it frees, while the others write ledger rows or back off. The
+        # semaphore alone bounds what is in flight.
         by_provider: dict[str, list[int]] = {}
         for i, call in enumerate(calls):
             by_provider.setdefault(call.request.provider, []).append(i)
-        pools = {p: ThreadPoolExecutor(max_workers=min(len(ix), self.settings.limit(p)),
+        pools = {p: ThreadPoolExecutor(max_workers=min(len(ix), pool_width(self.settings.limit(p))),
                                        thread_name_prefix=f"llm-{p}")
                  for p, ix in by_provider.items()}
         try:

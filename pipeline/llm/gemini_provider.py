@@ -117,6 +117,16 @@ class GeminiProvider:
             model=resp.model_version or model, response_id=resp.response_id,
         )
 
+    def warm(self) -> None:
+        """Do before the rounds what the first calls would do lazily in worker threads, under
+        the GIL (not part of the Provider protocol): the SDK's resource objects, the output
+        schemas."""
+        from .schemas import OUTPUT_SCHEMAS
+
+        _ = self.client.models
+        for schema in OUTPUT_SCHEMAS:
+            schema.model_json_schema()
+
     def close(self) -> None:
         """Release the HTTP connections (not part of the Provider protocol)."""
         self.client.close()

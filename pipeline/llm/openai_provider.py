@@ -101,6 +101,16 @@ class OpenAIProvider:
             model=completion.model or model, response_id=completion.id,
         )
 
+    def warm(self) -> None:
+        """Do before the rounds what the first calls would do lazily in worker threads, under
+        the GIL (not part of the Provider protocol): the SDK's resource objects, the strict
+        response formats."""
+        from .schemas import OUTPUT_SCHEMAS
+
+        _ = self.client.chat.completions
+        for schema in OUTPUT_SCHEMAS:
+            response_format(schema)
+
     def close(self) -> None:
         """Release the HTTP connections (not part of the Provider protocol)."""
         self.client.close()
@@ -122,8 +132,7 @@ class OpenAIProvider:
                 if not any(h in str(exc).lower() for h in _REFUSAL_HINTS):
                     raise
                 self.json_mode = True  # the server refused json_schema: JSON mode from now on
-        completion = self.client.chat.completions.create(
-            **self._body(request, schema, json_mode=schema is not None))
+        completion = self._create(self._body(request, schema, json_mode=schema is not None))
         if not isinstance(completion, ChatCompletion):  # a body that is not a completion
             raise ProviderError("openai: malformed response body", provider=self.name,
                                 retryable=True, kind="malformed")
@@ -133,13 +142,22 @@ class OpenAIProvider:
         """Strict json_schema output, the body `chat.completions.parse` would send; the format
         goes as `extra_body`, built once per schema: the SDK's own transform of it took most
         of a call's CPU. The answer is validated here (`validate_output`), as for JSON mode."""
-        body = self._body(request, None, json_mode=False)
-        completion = self.client.chat.completions.create(
-            **body, extra_body={"response_format": response_format(schema)})
+        completion = self._create(self._body(request, None, json_mode=False),
+                                  {"response_format": response_format(schema)})
         if not isinstance(completion, ChatCompletion):
             raise ProviderError("openai: malformed response body", provider=self.name,
                                 retryable=True, kind="malformed")
         return self._to_response(completion, schema, request.model)
+
+    def _create(self, body: dict[str, Any], extra: dict[str, Any] | None = None) -> Any:
+        """`chat.completions.create(**body)` with the messages (plain role/content strings)
+        sent through `extra_body`: the SDK's type-driven transform returns such messages
+        unchanged but took a quarter of a call's CPU. The SDK merges `extra_body` into its
+        body in place, so the wire body (keys, order, values) is the one it would send."""
+        params = dict(body)
+        messages = params.pop("messages")
+        return self.client.chat.completions.create(
+            **params, messages=[], extra_body={"messages": messages, **(extra or {})})
 
     def submit_batch(self, items: list[BatchItem], schema: type[BaseModel] | None) -> str:
         from openai.lib._parsing._completions import type_to_response_format_param

@@ -12,6 +12,7 @@ Public API:
 from __future__ import annotations
 
 import ast
+import copy
 import json
 import re
 from typing import Any
@@ -21,8 +22,26 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pipeline.records import RUBRIC_DIMENSIONS
 from pipeline.rubric import Rubric
 
+_JSON_SCHEMAS: dict[type, dict[str, Any]] = {}
 
-class ReviewOutput(BaseModel):
+
+class _SchemaOnce(BaseModel):
+    """An output model whose default JSON Schema is generated once per class: the SDKs
+    (google-genai's `t_schema`, anthropic's `transform_schema`) call `model_json_schema()` on
+    every request, and pydantic takes milliseconds each time, a large share of a call's CPU.
+    Callers get a fresh copy (the SDKs change it in place); other arguments are not cached."""
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        if args or kwargs:
+            return super().model_json_schema(*args, **kwargs)
+        cached = _JSON_SCHEMAS.get(cls)
+        if cached is None:
+            cached = _JSON_SCHEMAS[cls] = super().model_json_schema()
+        return copy.deepcopy(cached)
+
+
+class ReviewOutput(_SchemaOnce):
     model_config = ConfigDict(extra="forbid")
     rationale: str = Field(description="Why these scores: the evidence, per dimension, briefly.")
     correctness: int = Field(ge=0, le=3, description="Correctness, an integer from 0 to 3.")
@@ -34,19 +53,19 @@ class ReviewOutput(BaseModel):
         return {k: getattr(self, k) for k in RUBRIC_DIMENSIONS}
 
 
-class GeneratedTest(BaseModel):
+class GeneratedTest(_SchemaOnce):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(description="The test function's name; starts with test_.")
     endpoints: list[str] = Field(description='Targeted endpoints as "METHOD /path".')
     code: str = Field(description="One pytest function using only the conftest fixtures.")
 
 
-class GenerateOutput(BaseModel):
+class GenerateOutput(_SchemaOnce):
     model_config = ConfigDict(extra="forbid")
     tests: list[GeneratedTest]
 
 
-class RefineAnswer(BaseModel):
+class RefineAnswer(_SchemaOnce):
     """The refiner's answer to one review (the rebuttal the next reviewers read)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -56,11 +75,14 @@ class RefineAnswer(BaseModel):
                                       "the code or the evidence ('' if nowhere).")
 
 
-class RefineOutput(BaseModel):
+class RefineOutput(_SchemaOnce):
     model_config = ConfigDict(extra="forbid")
     changes: str = Field(description="What was changed and why, in one or two sentences.")
     answers: list[RefineAnswer] = Field(description="One answer per review, in their order.")
     code: str = Field(description="The complete revised test function.")
+
+
+OUTPUT_SCHEMAS: tuple[type[BaseModel], ...] = (ReviewOutput, GenerateOutput, RefineOutput)
 
 
 def check_review(output: ReviewOutput, rubric: Rubric) -> None:

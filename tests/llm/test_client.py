@@ -219,6 +219,32 @@ def test_concurrency_limit_per_provider(store: Store) -> None:
     assert provider.peak == 2
 
 
+def test_a_slot_left_by_a_backing_off_call_goes_to_the_next_call(store: Store) -> None:
+    """Workers outnumber slots: while a call waits to retry, another call uses its slot."""
+    texts = ["q0", "q1"]
+    seen: set[str] = set()
+    all_sent = threading.Event()
+
+    def script(r: LLMRequest) -> LLMResponse:
+        text = r.messages[-1].content
+        first = text not in seen
+        seen.add(text)
+        if seen == set(texts):
+            all_sent.set()
+        if first:
+            raise err(503, True)
+        return ok()
+
+    provider = FakeProvider(script)
+    woke: list[bool] = []
+    client = LLMClient({"openai": provider}, store, settings(concurrency={"openai": 1}),
+                       sleep=lambda s: woke.append(all_sent.wait(5)))
+    results = client.complete_all([Call(request(t), Answer) for t in texts])
+    assert all(r.ok for r in results) and len(provider.requests) == 4
+    assert woke == [True, True]  # each backoff saw the other call sent meanwhile
+    assert provider.peak == 1
+
+
 def test_calls_run_sequentially_inside_a_store_transaction(store: Store) -> None:
     client, provider, _ = make(store, lambda r: ok(), delay=0.01)
     with store.transaction():
