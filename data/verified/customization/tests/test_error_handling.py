@@ -8,6 +8,18 @@ import pytest  # noqa: F401
 import requests  # noqa: F401
 
 
+def test_create_history_with_unlisted_action_is_refused_with_4xx(base_url, session, auth_headers):
+    sent = {"action": "view"}
+    sent["action"] = "not_" + "view" + "_at_all"
+    count_before = session.get(f"{base_url}/api/v1/history", headers=auth_headers)
+    assert count_before.status_code == 200, count_before.text
+    response = session.post(f"{base_url}/api/v1/history", json=sent, headers=auth_headers)
+    assert 400 <= response.status_code < 500, response.text
+    count_after = session.get(f"{base_url}/api/v1/history", headers=auth_headers)
+    assert count_after.status_code == 200, count_after.text
+    assert count_after.json()["pagination"]["total"] == count_before.json()["pagination"]["total"]
+
+
 def test_delete_favorites_item_without_token(base_url, session):
     """Called without credentials, it is refused."""
     response = session.delete(f"{base_url}/api/v1/favorites/{'999999'}")

@@ -117,6 +117,49 @@ def test_list_books_pages_split_created_books(base_url, session, unique):
             session.delete(f"{base_url}/api/books/{record_id}")
 
 
+def test_list_books_per_page_and_page_split_the_list(base_url, session, unique):
+    created = []
+    try:
+        rec0_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        rec0_created = session.post(f"{base_url}/api/books", json=rec0_payload)
+        assert rec0_created.status_code == 201, rec0_created.text
+        rec0_id = rec0_created.json()["id"]
+        created.append(rec0_id)
+        rec1_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        rec1_created = session.post(f"{base_url}/api/books", json=rec1_payload)
+        assert rec1_created.status_code == 201, rec1_created.text
+        rec1_id = rec1_created.json()["id"]
+        created.append(rec1_id)
+        first = session.get(f"{base_url}/api/books", params={"per_page": 1, "page": 1})
+        assert first.status_code == 200, first.text
+        first_body = first.json()
+        second = session.get(f"{base_url}/api/books", params={"per_page": 1, "page": 2})
+        assert second.status_code == 200, second.text
+        second_body = second.json()
+        unpaged = session.get(f"{base_url}/api/books", params={"per_page": 1})
+        assert unpaged.status_code == 200, unpaged.text
+        unpaged_body = unpaged.json()
+        assert len(first_body["items"]) == 1 and len(second_body["items"]) == 1
+        assert [record["id"] for record in first_body["items"]] != [record["id"] for record in second_body["items"]]
+        assert [record["id"] for record in unpaged_body["items"]] == [record["id"] for record in first_body["items"]]
+        assert first_body["total"] >= 2
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/books/{record_id}")
+
+
 def test_list_books_with_page_below_range_returns_400(base_url, session):
     response = session.get(f"{base_url}/api/books", params={"page": 0})
     assert response.status_code == 400, response.text

@@ -36,3 +36,53 @@ def test_get_task_returns_created_task(base_url, session, unique):
         assert body["priority"] == payload["priority"]
     finally:
         session.delete(f"{base_url}/api/v1/tasks/{task_id}")
+
+
+def test_list_tasks_enum_filter_priority_lists_created_task_only_under_its_value(base_url, session, unique):
+    created = []
+    try:
+        rec_payload = {"title": unique("sample_title"), "priority": "low"}
+        rec_payload["priority"] = "low"
+        rec_created = session.post(f"{base_url}/api/v1/tasks", json=rec_payload)
+        assert 200 <= rec_created.status_code < 300, rec_created.text
+        rec_id = rec_created.json()["id"]
+        created.append(rec_id)
+        matching = session.get(f"{base_url}/api/v1/tasks", params={"priority": "low", "limit": 100})
+        assert matching.status_code == 200, matching.text
+        matching_body = matching.json()
+        assert rec_id in [record["id"] for record in matching_body["tasks"]]
+        assert {record["priority"] for record in matching_body["tasks"]} == {"low"}
+        others = session.get(f"{base_url}/api/v1/tasks", params={"priority": "medium", "limit": 100})
+        assert others.status_code == 200, others.text
+        others_body = others.json()
+        assert rec_id not in [record["id"] for record in others_body["tasks"]]
+        assert "low" not in {record["priority"] for record in others_body["tasks"]}
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v1/tasks/{record_id}")
+
+
+def test_list_tasks_enum_filter_status_lists_created_task_only_under_its_value(base_url, session, unique):
+    created = []
+    try:
+        rec_payload = {"title": unique("sample_title"), "priority": "low"}
+        rec_created = session.post(f"{base_url}/api/v1/tasks", json=rec_payload)
+        assert 200 <= rec_created.status_code < 300, rec_created.text
+        rec_id = rec_created.json()["id"]
+        created.append(rec_id)
+        change = {"status": "completed"}
+        changed = session.put(f"{base_url}/api/v1/tasks/{rec_id}", json=change)
+        assert 200 <= changed.status_code < 300, changed.text
+        matching = session.get(f"{base_url}/api/v1/tasks", params={"status": "completed", "limit": 100})
+        assert matching.status_code == 200, matching.text
+        matching_body = matching.json()
+        assert rec_id in [record["id"] for record in matching_body["tasks"]]
+        assert {record["status"] for record in matching_body["tasks"]} == {"completed"}
+        others = session.get(f"{base_url}/api/v1/tasks", params={"status": "pending", "limit": 100})
+        assert others.status_code == 200, others.text
+        others_body = others.json()
+        assert rec_id not in [record["id"] for record in others_body["tasks"]]
+        assert "completed" not in {record["status"] for record in others_body["tasks"]}
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v1/tasks/{record_id}")
