@@ -101,6 +101,20 @@ def unique():
     return unique_like
 '''
 
+# Both ways of getting a user's headers end in the same two fixtures.
+USER_FIXTURES = '''
+
+@pytest.fixture
+def auth_headers(base_url):
+    return new_user_headers(base_url)
+
+
+@pytest.fixture
+def other_auth_headers(base_url):
+    """A second, unrelated user."""
+    return new_user_headers(base_url)
+'''
+
 AUTH = '''
 
 REGISTER = ({reg_method!r}, {reg_path!r}, {reg_body})
@@ -121,18 +135,7 @@ def new_user_headers(base_url):
         assert login.status_code < 300, login.text
         token = login.json()[TOKEN_FIELD]
     return {headers}
-
-
-@pytest.fixture
-def auth_headers(base_url):
-    return new_user_headers(base_url)
-
-
-@pytest.fixture
-def other_auth_headers(base_url):
-    """A second, unrelated user."""
-    return new_user_headers(base_url)
-'''
+''' + USER_FIXTURES
 
 
 AUTH_OPAQUE = '''
@@ -142,18 +145,7 @@ def new_user_headers(base_url):
     """The document names no endpoint that issues tokens: a fresh bearer token is a new user."""
     token = "user-" + uuid.uuid4().hex
     return {headers}
-
-
-@pytest.fixture
-def auth_headers(base_url):
-    return new_user_headers(base_url)
-
-
-@pytest.fixture
-def other_auth_headers(base_url):
-    """A second, unrelated user."""
-    return new_user_headers(base_url)
-'''
+''' + USER_FIXTURES
 
 
 def render_conftest(model: Model, port: int) -> str:
