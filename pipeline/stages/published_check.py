@@ -23,6 +23,7 @@ from pipeline.execution.pytest_runner import TestRun
 from pipeline.records import RouteDecision, TestCase
 from pipeline.stages.execute import outcome_of
 from pipeline.stages.limits import RunLimits
+from pipeline.stages.publish import accepted_cases
 from pipeline.store import Store
 from pipeline.suites import SuiteSources, case_file, is_human_module, shipped_files, write_files
 
@@ -39,12 +40,15 @@ def shipped_nodeid(case: TestCase) -> str:
 
 
 def accepted_now(store: Store, task_id: str) -> list[TestCase]:
-    out = []
-    for case in store.latest_cases(task_id):
-        route = store.latest_route(case.case_id)
-        if route is not None and route.route == "accepted" and route.round == case.round:
-            out.append(case)
-    return out
+    """The cases publish writes: the reviewers' accepts and the Area Chair's."""
+    return [case for case, _ in accepted_cases(store, task_id)]
+
+
+def _by_reviewers(store: Store, case: TestCase) -> bool:
+    """Accepted by the reviewers on this version (not only by an Area Chair decision, which
+    this check never overrides: human work is kept)."""
+    route = store.latest_route(case.case_id)
+    return route is not None and route.route == "accepted" and route.round == case.round
 
 
 def failing_cases(cases: list[TestCase], sources: SuiteSources, run: Runner) -> dict[str, str]:
@@ -78,7 +82,9 @@ def check_published_suite(store: Store, task_id: str, sources: SuiteSources, run
         cases = accepted_now(store, task_id)
         if not cases:
             break
-        failing = failing_cases(cases, sources, run)
+        ours = {c.case_id for c in cases if _by_reviewers(store, c)}
+        failing = {cid: why for cid, why in failing_cases(cases, sources, run).items()
+                   if cid in ours}
         if not failing:
             break
         with store.transaction():

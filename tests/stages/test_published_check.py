@@ -75,3 +75,24 @@ def test_shipped_nodeids_follow_the_published_files() -> None:
     human = generated.model_copy(update={"origin": "existing", "module": "test_api",
                                          "test_class": "class TestApi:"})
     assert shipped_nodeid(human).startswith("existing/test_api.py::")
+
+
+def test_an_area_chair_accept_is_never_undone_by_the_check(tmp_path: Path) -> None:
+    """The chair-accepted case still runs in the published suite (it is published), but a
+    failure there is reported, not turned into a discard over the human decision."""
+    from pipeline.chair.core import Verdict
+    from pipeline.chair.service import decide
+    from pipeline.records import Scores
+
+    marker = tmp_path / "state.marker"
+    store = _store(tmp_path, marker)
+    store.upsert_task("t", content_hash="files-1")
+    store.save_route(RouteDecision(case_id="t::test_needs_empty", round=0, route="area_chair",
+                                   reason="spread 4 > 3"))
+    decide(store, tmp_path, "t::test_needs_empty", Verdict.ACCEPT, chair="alice",
+           scores=Scores(correctness=3, coverage=2, readability=2, relevance=2))
+    assert "test_needs_empty" in {c.name for c in accepted_now(store, "t")}
+    assert check_published_suite(store, "t", SuiteSources(CONFTEST), _runner(marker)) == []
+    route = store.latest_route("t::test_needs_empty")
+    assert route is not None and route.route == "area_chair"
+    assert "test_needs_empty" in {c.name for c in accepted_now(store, "t")}
