@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,7 +32,15 @@ from pipeline.languages.sources import source_files
 if TYPE_CHECKING:  # types only: importing these here would make an import circle
     from pipeline.execution.envs import TaskEnv
     from pipeline.mutation.operators import Mutant
+    from pipeline.routes.match import EndpointLike
     from pipeline.routes.model import Route
+
+#: `handler_spans(sources, routes, endpoints)`: endpoint key ("GET /items") -> the
+#: (file, first line, last line) spans of the code serving it (see pipeline.mutation.handlers).
+HandlerSpans = Callable[
+    [Mapping[str, str], "Sequence[Route]", "Sequence[EndpointLike]"],
+    Mapping[str, list[tuple[str, int, int]]],
+]
 
 #: Built-in languages, in the order used for guessing and for ties: name -> module.
 BUILTIN = {"python": "pipeline.languages.python", "java": "pipeline.languages.java"}
@@ -59,7 +67,9 @@ class Language:
     looked up in `template_dir` (a language module's own folder) first, then under
     pipeline/templates; `frameworks` are (needle, framework) pairs `collect` looks for in
     the sources and `manifests` (build files) of a repository; `programs` are the interpreter
-    names its environment's `bin` may hold (the sandbox makes their real files readable).
+    names its environment's `bin` may hold (the sandbox makes their real files readable);
+    `handler_spans` maps documented endpoints to the lines of the code serving them, so a
+    mutant there is evidence about that endpoint's tests (None: mutants map to no endpoint).
     """
 
     name: str
@@ -76,6 +86,7 @@ class Language:
     default_framework: str = "unknown"
     manifests: tuple[str, ...] = ()
     programs: tuple[str, ...] = ()
+    handler_spans: HandlerSpans | None = None
 
     def source_files(self, root: Path) -> list[Path]:
         """This language's source files under `root` (the one definition, see `sources`)."""

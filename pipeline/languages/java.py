@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pipeline.languages import Language, register
 from pipeline.mutation.java import java_mutants
+from pipeline.mutation.javahandlers import java_handler_spans
 from pipeline.routes.javaannot import annotated_routes, application_path
 from pipeline.routes.javadsl import dsl_routes
 from pipeline.routes.javalex import Constants, tokenize
@@ -58,4 +59,5 @@ LANGUAGE = register(Language(
     default_framework="httpserver",
     manifests=(".xml", ".gradle"),
     programs=("java",),
+    handler_spans=java_handler_spans,
 ))

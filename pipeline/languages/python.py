@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pipeline.execution.envs import TaskEnv, ensure_env
 from pipeline.languages import Language, register
+from pipeline.mutation.handlers import python_handler_spans
 from pipeline.mutation.operators import python_mutants
 from pipeline.routes.model import Route
 from pipeline.routes.pyapps import extract_app_routes
@@ -54,4 +55,5 @@ LANGUAGE = register(Language(
     default_framework="unknown",
     manifests=(".txt", ".toml"),
     programs=("python", "python3"),
+    handler_spans=python_handler_spans,
 ))

@@ -2,14 +2,17 @@
 
 Mutation evidence counts against a test only when it is about the test's own endpoints: a
 success-path test of `GET /links` that kills none of the mutants planted in the `GET /links`
-handler, while other tests kill them, misses a bug in exactly what it claims to test. Route
-analysis (`pipeline.routes`) gives each route's declaration line; for Python the handler is
-the function decorated there (or defined there), and a mutant belongs to an endpoint when its
-line falls inside that function, or inside a module-level helper of the same file that few
-handlers call (a filter or validation helper; `db()` or `error()` used everywhere is plumbing
-and maps to no endpoint). Java routes (a JDK `createContext("/")` dispatching by hand) give
-no handler extent, so Java mutants map to no endpoint and the evidence falls back to the
-round-wide rule. `mutant_endpoints` is pure; `oracle_mutant_endpoints` reads the oracle.
+handler, while other tests kill them, misses a bug in exactly what it claims to test. Each
+language says which lines serve which endpoint (`Language.handler_spans`, looked up by the
+files' suffixes, never by a language's name); this module applies those spans to mutants.
+
+For Python (`python_handler_spans`) route analysis (`pipeline.routes`) gives each route's
+declaration line; the handler is the function decorated there (or defined there), and a
+mutant belongs to an endpoint when its line falls inside that function, or inside a
+module-level helper of the same file that few handlers call (a filter or validation helper;
+`db()` or `error()` used everywhere is plumbing and maps to no endpoint). Java's rules are in
+`pipeline.mutation.javahandlers`. `mutant_endpoints` is pure; `oracle_mutant_endpoints`
+reads the oracle's routes.
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipeline.languages import all_languages
 from pipeline.routes import Route, extract_routes, match_endpoints
+
+Span = tuple[str, int, int]  # file, first line, last line (inclusive)
 
 # A helper called by more handlers than this is plumbing (connection, error body, auth).
 MAX_HELPER_CALLERS = 3
@@ -98,6 +104,35 @@ def python_spans(text: str, routes: Mapping[str, int]) -> dict[str, list[tuple[i
     return out
 
 
+def python_handler_spans(sources: Mapping[str, str], routes: Sequence[Route],
+                         endpoints: Sequence[Endpoint]) -> dict[str, list[Span]]:
+    """Endpoint key -> spans of its Python handler and own helpers (`python_spans`), for the
+    endpoints a route declared in one of `sources` serves exactly (not through a prefix)."""
+    by_file: dict[str, dict[str, int]] = {}
+    for m in match_endpoints(endpoints, routes).matched:
+        if m.route.file in sources and m.route.line and not m.route.prefix:
+            key = f"{m.endpoint.method} {m.endpoint.path}"
+            by_file.setdefault(m.route.file, {})[key] = m.route.line
+    out: dict[str, list[Span]] = {}
+    for file, lines in sorted(by_file.items()):
+        for key, ranges in python_spans(sources[file], lines).items():
+            out.setdefault(key, []).extend((file, a, b) for a, b in ranges)
+    return out
+
+
+def handler_spans(sources: Mapping[str, str], routes: Sequence[Route],
+                  endpoints: Sequence[Endpoint]) -> dict[str, list[Span]]:
+    """Endpoint key -> the spans serving it, from every language whose suffix some of
+    `sources` has (each language sees only its own files)."""
+    out: dict[str, list[Span]] = {}
+    for lang in all_languages():
+        mine = {f: t for f, t in sources.items() if f.endswith(lang.suffixes)}
+        if mine and lang.handler_spans is not None:
+            for key, spans in lang.handler_spans(mine, routes, endpoints).items():
+                out.setdefault(key, []).extend(spans)
+    return out
+
+
 def mutant_endpoints(sources: Mapping[str, str], routes: Sequence[Route],
                      endpoints: Sequence[Endpoint],
                      mutants: Iterable[Mapping[str, Any]]) -> dict[str, list[str]]:
@@ -106,18 +141,12 @@ def mutant_endpoints(sources: Mapping[str, str], routes: Sequence[Route],
     `sources` maps an oracle file (relative posix path, as in a mutant's `file`) to its text;
     `mutants` are the report's `mutants_detail` entries (`id`, `file`, `line`). Mutants that
     land in no handler are left out."""
-    matched = match_endpoints(endpoints, routes)
-    by_file: dict[str, dict[str, int]] = {}
-    for m in matched.matched:
-        if m.route.file.endswith(".py") and m.route.line and not m.route.prefix:
-            key = f"{m.endpoint.method} {m.endpoint.path}"
-            by_file.setdefault(m.route.file, {})[key] = m.route.line
-    spans = {f: python_spans(sources[f], lines) for f, lines in by_file.items() if f in sources}
+    spans = handler_spans(sources, routes, endpoints)
     out: dict[str, list[str]] = {}
     for mutant in mutants:
         file, line = str(mutant.get("file", "")), int(mutant.get("line") or 0)
-        keys = sorted(key for key, ranges in spans.get(file, {}).items()
-                      if any(a <= line <= b for a, b in ranges))
+        keys = sorted(key for key, ranges in spans.items()
+                      if any(f == file and a <= line <= b for f, a, b in ranges))
         if keys:
             out[str(mutant["id"])] = keys
     return out
