@@ -13,7 +13,13 @@ ever mutated, and offsets and line numbers match the original. Operators:
   sets a response field (`out.put("name", ...)`), as `write_not_persisted` when it writes
   state (`items.put(id, item)`, `.add(`, `.remove(`);
 - `validation_removed` / `filter_ignored`: `if (cond) { throw ...` / `if (cond) { continue;`
-  with the condition replaced by `false`.
+  with the condition replaced by `false`;
+- `sort_ignored`: a `.sort(...)` statement removed (as above), a stream's `.sorted(...)` or a
+  comparator's `.reversed()` dropped, `Comparator.reverseOrder()` <-> `naturalOrder()`;
+- `pagination_off_by_one`: `.skip(n)` / `.limit(n)` -> `n + 1`, `subList(a, b)` -> `b - 1`,
+  `(page - 1)` -> `page`;
+- `default_changed`: `f("name", 20)` (`getOrDefault`, an `optional(body, "k", 0)` helper) and
+  `@RequestParam(defaultValue = "20")` moved by one.
 Nothing inside `static void main(...)` is mutated (start-up code, like Python's main guard).
 
 The heuristics can produce code that does not compile; the runner reports such mutants as
@@ -45,8 +51,17 @@ _FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
 _IF = re.compile(r"\bif\s*\(")
 _FIELD_PUT = re.compile(r"\.put\(\s*\"")
 _WRITE = re.compile(r"\.(?:put|add|remove|addAll|removeIf|clear|offer)\(")
+_SORT_CALL = re.compile(r"\.sort\(")
+_SORTED = re.compile(r"\.sorted\(")
+_REVERSED = re.compile(r"\.reversed\(\s*\)")
+_ORDER_SWAP = re.compile(r"\bComparator\s*\.\s*(reverseOrder|naturalOrder)\(\s*\)")
+_PAGE_CALL = re.compile(r"\.(skip|limit|subList)\(")
+_PAGE_MINUS = re.compile(r"\(\s*(\w*[pP]age\w*)\s*-\s*1\s*\)")
+_DEFAULT_ARG = re.compile(r'"[^"\n]*"\s*,\s*(\d+(?:\.\d+)?)(?=[lLdD]?\s*[,)])')
+_DEFAULT_VALUE = re.compile(r'\bdefaultValue\s*=\s*"')
 _ORDER = ("validation_removed", "write_not_persisted", "field_dropped", "filter_ignored",
-          "status_code", "comparison", "boolean", "statement")
+          "sort_ignored", "pagination_off_by_one", "default_changed", "status_code",
+          "comparison", "boolean", "statement")
 
 
 def mask_java(source: str) -> str:
@@ -126,6 +141,7 @@ def java_edits(source: str) -> list[Edit]:
         edits.append(Edit(m.start(1), m.end(1), line(m.start(1)), kind,
                           f"{what} `{_short(text)}` removed", ";"))
     edits += _if_edits(masked, line)
+    edits += _realistic_edits(source, masked, line)
     skip = _main_body(masked)
     edits = [e for e in edits if not (skip[0] <= e.start < skip[1])]
     return sorted(edits, key=lambda e: (e.start, _ORDER.index(e.operator), e.end, e.text))
@@ -134,6 +150,8 @@ def java_edits(source: str) -> list[Edit]:
 def _statement_kind(masked_stmt: str) -> tuple[str, str]:
     """`out.put("name", ...)` sets a response field; `items.put(id, ...)`, `.add(`, `.remove(`
     write the service's state; any other call statement is a plain `statement` mutant."""
+    if _SORT_CALL.search(masked_stmt):
+        return "sort_ignored", "sort"
     if _FIELD_PUT.search(masked_stmt):
         return "field_dropped", "field"
     if _WRITE.search(masked_stmt):
@@ -163,6 +181,69 @@ def _if_edits(masked: str, line: Callable[[int], int]) -> list[Edit]:
             what = "check" if kind == "validation_removed" else "filter"
             out.append(Edit(m.end(), k, line(m.end()), kind,
                             f"{what} `if ({_short(cond)})` never taken", "false"))
+    return out
+
+
+def _close(masked: str, open_: int) -> int:
+    """Offset of the `)` closing the `(` at `open_` (len(masked) when unbalanced)."""
+    depth = 0
+    for k in range(open_, len(masked)):
+        depth += {"(": 1, ")": -1}.get(masked[k], 0)
+        if depth == 0:
+            return k
+    return len(masked)
+
+
+def _top_comma(masked: str, open_: int, close: int) -> int | None:
+    depth = 0
+    for k in range(open_ + 1, close):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(masked[k], 0)
+        if masked[k] == "," and depth == 0:
+            return k
+    return None
+
+
+def _realistic_edits(source: str, masked: str, line: Callable[[int], int]) -> list[Edit]:
+    """Sorts ignored, pages off by one and defaults moved (see the module docstring)."""
+    out = []
+    for m in _SORTED.finditer(masked):
+        close = _close(masked, m.end() - 1)
+        out.append(Edit(m.start(), close + 1, line(m.start()), "sort_ignored",
+                        f"`{_short(source[m.start():close + 1])}` dropped", ""))
+    for m in _REVERSED.finditer(masked):
+        out.append(Edit(m.start(), m.end(), line(m.start()), "sort_ignored",
+                        "`.reversed()` dropped", ""))
+    for m in _ORDER_SWAP.finditer(masked):
+        new = "naturalOrder" if m.group(1) == "reverseOrder" else "reverseOrder"
+        out.append(Edit(m.start(1), m.end(1), line(m.start()), "sort_ignored",
+                        f"sort direction `{m.group(1)}` -> `{new}`", new))
+    for m in _PAGE_CALL.finditer(masked):
+        close = _close(masked, m.end() - 1)
+        if close >= len(masked) or not masked[m.end():close].strip():
+            continue
+        if m.group(1) == "subList":
+            if _top_comma(masked, m.end() - 1, close) is None:
+                continue
+            out.append(Edit(close, close, line(m.start()), "pagination_off_by_one",
+                            "`subList` end - 1", " - 1"))
+        else:
+            out.append(Edit(close, close, line(m.start()), "pagination_off_by_one",
+                            f"`.{m.group(1)}(...)` + 1", " + 1"))
+    for m in _PAGE_MINUS.finditer(masked):
+        out.append(Edit(m.start(), m.end(), line(m.start()), "pagination_off_by_one",
+                        f"`{m.group(1)} - 1` -> `{m.group(1)}`", f"({m.group(1)})"))
+    for m in _DEFAULT_ARG.finditer(masked):
+        old = m.group(1)
+        new = str(float(old) + 1) if "." in old else str(int(old) + 1)
+        name = source[m.start():m.start(1)].split(",")[0].strip()
+        out.append(Edit(m.start(1), m.end(1), line(m.start(1)), "default_changed",
+                        f"value given with {_short(name)} {old} -> {new}", new))
+    for m in _DEFAULT_VALUE.finditer(masked):
+        end = masked.find('"', m.end())
+        old = source[m.end():end]
+        if end > 0 and old.isdigit():
+            out.append(Edit(m.end(), end, line(m.end()), "default_changed",
+                            f"defaultValue {old} -> {int(old) + 1}", str(int(old) + 1)))
     return out
 
 
