@@ -206,19 +206,19 @@ def _path_of_regex(regex: str) -> str | None:
 
 
 def _classify(toks: list[Token], a: int, b: int, patterns: Mapping[str, str],
-              matchers: Mapping[str, str]) -> _Region | None:
-    """The path or verb test of the condition tokens [a, b] (None: not a dispatch test)."""
+              matchers: Mapping[str, str]) -> list[_Region]:
+    """The path and/or verb test of the condition tokens [a, b] (`path.equals("/x") &&
+    method.equals("GET")` is both; [] when it is not a dispatch test)."""
     texts = [t.text for t in toks[a:b + 1]]
     if "!" in texts:
-        return None
+        return []
     if _EQUALS & set(texts):
         strings = [t.value for t in toks[a:b + 1] if t.kind == "str"]
         paths = [normalize_path(s) for s in strings if s.startswith("/")]
         verbs = [s.upper() for s in strings if s.upper() in HTTP_VERBS]
-        if paths and len(paths) == len(strings):
-            return _Region("path", tuple(paths), 0, 0)
-        if verbs and len(verbs) == len(strings):
-            return _Region("method", tuple(verbs), 0, 0)
+        if (paths or verbs) and len(paths) + len(verbs) == len(strings):
+            return [*([_Region("path", tuple(paths), 0, 0)] if paths else []),
+                    *([_Region("method", tuple(verbs), 0, 0)] if verbs else [])]
     for j in range(a, b):
         if toks[j].text == "." and toks[j + 1].text in _MATCHES:
             receiver = toks[j - 1].text
@@ -230,8 +230,8 @@ def _classify(toks: list[Token], a: int, b: int, patterns: Mapping[str, str],
                     regex = patterns.get(toks[opener - 3].text)
             path = _path_of_regex(regex) if regex else None
             if path:
-                return _Region("path", (path,), 0, 0)
-    return None
+                return [_Region("path", (path,), 0, 0)]
+    return []
 
 
 def _case_values(toks: list[Token], k: int) -> list[str]:
@@ -256,9 +256,9 @@ def regions(toks: list[Token]) -> list[_Region]:
             matchers[tok.text] = patterns[toks[j + 2].text]  # the latest assignment wins
         elif tok.text == "if" and toks[j + 1].text == "(":
             close = matching(toks, j + 1)
-            found = _classify(toks, j + 2, close - 1, patterns, matchers)
-            if found is not None:
-                out.append(_Region(found.kind, found.values, j, _block_end(toks, close + 1)))
+            end = _block_end(toks, close + 1)
+            for found in _classify(toks, j + 2, close - 1, patterns, matchers):
+                out.append(_Region(found.kind, found.values, j, end))
         elif tok.text == "switch" and toks[j + 1].text == "(":
             close = matching(toks, j + 1)
             if close + 1 < len(toks) and toks[close + 1].text == "{":

@@ -123,6 +123,9 @@ public final class Server {
         if ("/health".equals(path)) {
             return new Reply(200, "ok");
         }
+        if (path.equals("/stats") && method.equals("GET")) {
+            return new Reply(200, store.stats());
+        }
         Matcher m = ITEM.matcher(path);
         if (m.matches()) {
             long id = Long.parseLong(m.group(1));
@@ -161,6 +164,10 @@ STORE = '''final class Store {
         return body;
     }
 
+    synchronized int stats() {
+        return rows.size() * 2;
+    }
+
     synchronized String get(long id) throws ApiException {
         return find(id);
     }
@@ -180,7 +187,7 @@ STORE = '''final class Store {
 }
 '''
 DISPATCH_KEYS = ["GET /items", "POST /items", "GET /health", "GET /items/{id}",
-                 "DELETE /items/{id}"]
+                 "DELETE /items/{id}", "GET /stats"]
 
 
 def _write(root: Path, files: dict[str, str]) -> dict[str, str]:
@@ -235,6 +242,8 @@ def test_hand_dispatch_by_path_tests_matchers_and_method_cases(tmp_path: Path):
     assert _on(files, mutants, by_mutant, srv, "new Reply(201, store.add(body))") == {"POST /items"}
     assert _on(files, mutants, by_mutant, store, "rows.put(") == {"POST /items"}
     assert _on(files, mutants, by_mutant, srv, 'new Reply(200, "ok")') == {"GET /health"}
+    # a path and a verb tested in one condition
+    assert _on(files, mutants, by_mutant, srv, "store.stats()") == {"GET /stats"}
     assert _on(files, mutants, by_mutant, srv, "store.drop(id);") == {"DELETE /items/{id}"}
     assert _on(files, mutants, by_mutant, store, "rows.remove(id)") == {"DELETE /items/{id}"}
     assert _on(files, mutants, by_mutant, srv, "new Reply(204, null)") == {"DELETE /items/{id}"}
