@@ -23,14 +23,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from pipeline.mutation.handlers import MAX_HELPER_CALLERS, Span
 from pipeline.routes.javalex import Token, matching, tokenize
 from pipeline.routes.match import EndpointLike, match_endpoints
 from pipeline.routes.model import ANY_METHOD, HTTP_VERBS, Route, normalize_path, regex_to_path
 
-# A method reached from more handlers than this is plumbing (same rule as Python's helpers).
-MAX_HELPER_CALLERS = 3
 ANNOTATED = frozenset({"spring", "jaxrs", "micronaut"})
-Span = tuple[str, int, int]  # file, first line, last line (inclusive)
 Call = tuple[str, str]  # (receiver: a name, "this", "" when unqualified or not a name; method)
 
 _NOT_NAMES = frozenset({
