@@ -20,7 +20,8 @@ ever mutated, and offsets and line numbers match the original. Operators:
   `(page - 1)` -> `page`;
 - `default_changed`: `f("name", 20)` (`getOrDefault`, an `optional(body, "k", 0)` helper) and
   `@RequestParam(defaultValue = "20")` moved by one.
-Nothing inside `static void main(...)` is mutated (start-up code, like Python's main guard).
+Nothing inside `static void main(...)` is mutated (start-up code, like Python's main guard),
+nor in a method only start-up code calls (a shutdown hook's cleanup): no request reaches it.
 
 The heuristics can produce code that does not compile; the runner reports such mutants as
 `invalid` (javac fails when the mutant service starts) and they are not counted.
@@ -30,6 +31,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
+from pipeline.mutation.javahandlers import Method, methods
+from pipeline.routes.javalex import tokenize
 
 from .model import Edit, Mutant, mutate_status, name_mutants
 
@@ -143,7 +147,9 @@ def java_edits(source: str) -> list[Edit]:
     edits += _if_edits(masked, line)
     edits += _realistic_edits(source, masked, line)
     skip = _main_body(masked)
-    edits = [e for e in edits if not (skip[0] <= e.start < skip[1])]
+    startup = _startup_only(source)
+    edits = [e for e in edits if not (skip[0] <= e.start < skip[1])
+             and not any(a <= e.line <= b for a, b in startup)]
     return sorted(edits, key=lambda e: (e.start, _ORDER.index(e.operator), e.end, e.text))
 
 
@@ -245,6 +251,32 @@ def _realistic_edits(source: str, masked: str, line: Callable[[int], int]) -> li
             out.append(Edit(m.end(), end, line(m.end()), "default_changed",
                             f"defaultValue {old} -> {int(old) + 1}", str(int(old) + 1)))
     return out
+
+
+def _startup_only(source: str) -> list[tuple[int, int]]:
+    """Line ranges of the methods called only from `main` or from other such methods (never
+    referenced with `::`, which hands them to the server as a handler)."""
+    toks = tokenize(source)
+    decls = methods("", toks)
+    referenced = {toks[j + 1].text for j in range(len(toks) - 1) if toks[j].text == "::"}
+
+    def direct(m: Method) -> set[str]:
+        a, b = m.body
+        return {toks[j].text for j in range(a, b) if toks[j].kind == "id"
+                and toks[j + 1].text == "(" and toks[j - 1].text != "::"}
+
+    called = {m: direct(m) for m in decls}
+    startup = {m for m in decls if m.name == "main"}
+    grew = bool(startup)
+    while grew:
+        grew = False
+        for m in decls:
+            callers = [d for d in decls if d != m and m.name in called[d]]
+            if (m not in startup and m.name not in referenced and callers
+                    and all(d in startup for d in callers)):
+                startup.add(m)
+                grew = True
+    return [(m.first, m.last) for m in startup if m.name != "main"]
 
 
 def _main_body(masked: str) -> tuple[int, int]:

@@ -364,3 +364,40 @@ def test_extracted_routes_of_the_dispatch_oracle_are_one_prefix(tmp_path: Path):
     _write(tmp_path, {"src/Server.java": DISPATCH})
     routes = extract_routes(tmp_path, "java")
     assert [(r.path, r.prefix) for r in routes] == [("/", True)]
+
+
+def test_code_only_start_up_reaches_is_not_mutated():
+    """`main` and a cleanup only its shutdown hook calls are never mutated; a method handed
+    to the server with `::` is a handler, and one called from a handler too is not start-up."""
+    source = '''class S {
+    public static void main(String[] args) {
+        server.createContext("/", app::handle);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> cleanup(args.length > 0)));
+        log(1 == 1);
+    }
+
+    private static void cleanup(boolean deep) {
+        if (deep == true) {
+            wipe();
+        }
+    }
+
+    private static void wipe() {
+        files.remove(0);
+    }
+
+    private static void log(boolean x) {
+        out.print(x == true);
+    }
+
+    void handle(Exchange e) {
+        log(e.code == 200);
+        e.send(404, null);
+    }
+}
+'''
+    lines = {m.line for m in java_mutants("S.java", source)}
+    text = source.splitlines()
+    on = {text[n - 1].strip() for n in lines}
+    assert "e.send(404, null);" in on and "out.print(x == true);" in on
+    assert not on & {"if (deep == true) {", "files.remove(0);", "log(1 == 1);"}
