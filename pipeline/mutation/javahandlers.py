@@ -152,7 +152,8 @@ def declared_types(toks: list[Token]) -> dict[str, str]:
 class Resolver:
     """Which declared methods a call names: by the receiver's declared type when it is known
     (`inventory.get(id)` is `Inventory.get`, `query.get(k)` on a `Map` is none of ours), by
-    class for `Json.parse(...)` and `this`, by name alone when the receiver is an expression."""
+    class for `Json.parse(...)` and `this`, by name alone when the receiver is an expression
+    or an interface of ours (its implementations)."""
 
     def __init__(self, tokens: Mapping[str, list[Token]], decls: Sequence[Method]) -> None:
         self.types = {f: declared_types(toks) for f, toks in tokens.items()}
@@ -172,7 +173,10 @@ class Resolver:
         owner = receiver if receiver in self.known else self.types.get(file, {}).get(receiver)
         if owner is None:
             return [] if receiver[:1].islower() and receiver else found
-        return [m for m in found if m.owner == owner]
+        if owner not in self.known:
+            return []  # a JDK or library type (`Map`, `List`): not our code
+        # an interface declares no bodies: its implementations' methods of that name serve it
+        return [m for m in found if m.owner == owner] or found
 
 
 def _block_end(toks: list[Token], k: int) -> int:

@@ -54,7 +54,7 @@ public class ItemController {
 '''
 SERVICE = '''package shop;
 
-public class ItemService {
+public class ItemServiceImpl implements ItemService {
     private final Map<Long, Item> items = new HashMap<>();
 
     public List<Item> search(String tag) {
@@ -87,6 +87,18 @@ public class ItemService {
     public void remove(long id) {
         items.remove(id);
     }
+}
+'''
+SERVICE_API = '''package shop;
+
+public interface ItemService {
+    List<Item> search(String tag);
+
+    Item save(Item item);
+
+    Item find(long id);
+
+    void remove(long id);
 }
 '''
 AUDIT = '''package shop;
@@ -211,15 +223,17 @@ def _on(files, mutants, by_mutant, file: str, text: str) -> set[str]:
             for k in by_mutant.get(m["id"], [])}
 
 
-_SOURCES = {"src/ItemController.java": CONTROLLER, "src/ItemService.java": SERVICE,
-            "src/Audit.java": AUDIT, "src/Server.java": DISPATCH, "src/Store.java": STORE}
+_SOURCES = {"src/ItemController.java": CONTROLLER, "src/ItemServiceImpl.java": SERVICE,
+            "src/ItemService.java": SERVICE_API, "src/Audit.java": AUDIT,
+            "src/Server.java": DISPATCH, "src/Store.java": STORE}
 
 
 def test_spring_handlers_take_their_service_methods_with_the_class_prefix(tmp_path: Path):
     files = _write(tmp_path, {k: v for k, v in _SOURCES.items() if "Item" in k or "Audit" in k})
     mutants, by_mutant = _mapping(tmp_path, files, SPRING_KEYS)
-    svc = "src/ItemService.java"
-    # the filter lives in the service method only GET /api/items calls
+    svc = "src/ItemServiceImpl.java"
+    # the filter lives in the service method only GET /api/items calls (through the
+    # controller's `ItemService` interface)
     assert _on(files, mutants, by_mutant, svc, "!item.tags.contains(tag)") == {"GET /api/items"}
     assert _on(files, mutants, by_mutant, svc, "items.put(item.id, item)") == {"POST /api/items"}
     assert _on(files, mutants, by_mutant, svc, "if (item == null)") == {"GET /api/items/{itemId}"}
