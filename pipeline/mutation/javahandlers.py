@@ -301,6 +301,26 @@ def _ranges(lines: Iterable[int]) -> list[tuple[int, int]]:
     return out
 
 
+def _feeding_calls(toks: list[Token], bodies: Sequence[tuple[int, int]], a: int,
+                   b: int) -> set[Call]:
+    """Calls in the last assignment, before token `a` in the same method, of each variable
+    the tokens [a, b] read: `query = parseQuery(raw)` at the top of a dispatcher feeds only
+    the branches that read `query`."""
+    body = next(((s, e) for s, e in bodies if s < a and b <= e), None)
+    if body is None:
+        return set()
+    used = {toks[j].text for j in range(a, b + 1) if toks[j].kind == "id"}
+    last: dict[str, int] = {}
+    for j in range(body[0] + 1, a):
+        if (toks[j].kind == "id" and toks[j].text in used and toks[j + 1].text == "="
+                and toks[j + 2].text != "=" and toks[j - 1].text != "."):
+            last[toks[j].text] = j + 2
+    out: set[Call] = set()
+    for start in last.values():
+        out |= calls(toks, start, _block_end(toks, start))
+    return out
+
+
 def dispatch_handlers(file: str, toks: list[Token]) -> list[Handler]:
     """Handlers of one file's hand dispatch (see the module docstring)."""
     found = regions(toks)
@@ -309,6 +329,14 @@ def dispatch_handlers(file: str, toks: list[Token]) -> list[Handler]:
 
     def inside(r: _Region, outer: _Region) -> bool:
         return outer.start <= r.start and r.end <= outer.end and r is not outer
+
+    bodies = [m.body for m in methods(file, toks)]
+
+    def handler_calls(ranges: Iterable[tuple[int, int]]) -> frozenset[Call]:
+        found: set[Call] = set()
+        for a, b in ranges:
+            found |= calls(toks, a, b) | _feeding_calls(toks, bodies, a, b)
+        return frozenset(found)
 
     out: list[Handler] = []
     for p in paths:
@@ -322,7 +350,7 @@ def dispatch_handlers(file: str, toks: list[Token]) -> list[Handler]:
             for verb in v.values:
                 for path in p.values:
                     out.append(Handler(Route(verb, path, False, file, span[1], "httpserver"),
-                                       (span,), frozenset(calls(toks, v.start, v.end))))
+                                       (span,), handler_calls([(v.start, v.end)])))
         rest = [j for j in range(p.start, p.end + 1) if j not in taken]
         named = {t.value.upper() for j in rest if (t := toks[j]).kind == "str"
                  and t.value.upper() in HTTP_VERBS} - set(claimed)
@@ -331,13 +359,11 @@ def dispatch_handlers(file: str, toks: list[Token]) -> list[Handler]:
         own_lines = {toks[j].line for j in taken}
         spans = tuple((file, a, b) for a, b in _ranges(
             toks[j].line for j in rest if toks[j].line not in own_lines))
-        names: set[Call] = set()
-        for a, b in _ranges(rest):
-            names |= calls(toks, a, b)
+        names = handler_calls(_ranges(rest))
         for verb in sorted(named) or [ANY_METHOD]:
             for path in p.values:
                 out.append(Handler(Route(verb, path, False, file, toks[p.start].line,
-                                         "httpserver"), spans, frozenset(names)))
+                                         "httpserver"), spans, names))
     return out
 
 

@@ -124,10 +124,12 @@ public final class Server {
         server.start();
     }
 
-    private Reply route(String method, String path, String body) throws ApiException {
+    private Reply route(String method, String path, String raw, String body)
+            throws ApiException {
+        Map<String, String> query = parseQuery(raw);
         if (path.equals("/items")) {
             if (method.equals("GET")) {
-                return new Reply(200, store.list());
+                return new Reply(200, store.list(query.get("tag")));
             }
             requireMethod(method, "GET", "POST");
             return new Reply(201, store.add(body));
@@ -154,6 +156,15 @@ public final class Server {
         throw new ApiException(404, "not_found");
     }
 
+    private static Map<String, String> parseQuery(String raw) {
+        Map<String, String> out = new HashMap<>();
+        if (raw == null) {
+            return out;
+        }
+        out.put("tag", raw);
+        return out;
+    }
+
     private static void requireMethod(String method, String... allowed) throws ApiException {
         for (String candidate : allowed) {
             if (candidate.equals(method)) {
@@ -167,7 +178,7 @@ public final class Server {
 STORE = '''final class Store {
     private final Map<Long, String> rows = new TreeMap<>();
 
-    synchronized List<String> list() {
+    synchronized List<String> list(String tag) {
         return new ArrayList<>(rows.values());
     }
 
@@ -251,7 +262,9 @@ def test_hand_dispatch_by_path_tests_matchers_and_method_cases(tmp_path: Path):
                               if k in ("src/Server.java", "src/Store.java")})
     mutants, by_mutant = _mapping(tmp_path, files, DISPATCH_KEYS)
     srv, store = "src/Server.java", "src/Store.java"
-    assert _on(files, mutants, by_mutant, srv, "new Reply(200, store.list())") == {"GET /items"}
+    assert _on(files, mutants, by_mutant, srv, "store.list(query") == {"GET /items"}
+    # the query parsed at the top of the dispatcher feeds only the branch that reads it
+    assert _on(files, mutants, by_mutant, srv, "if (raw == null)") == {"GET /items"}
     # after the GET block, the rest of the `/items` block is the other verb it names
     assert _on(files, mutants, by_mutant, srv, "new Reply(201, store.add(body))") == {"POST /items"}
     assert _on(files, mutants, by_mutant, store, "rows.put(") == {"POST /items"}
