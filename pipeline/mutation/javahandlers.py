@@ -13,9 +13,13 @@ to an endpoint are read:
   (`ITEM.matcher(path)` ... `if (m.matches())`) or `case "/items":`; inside one, blocks guarded
   by `method.equals("GET")` or `case "GET":` serve that verb, and the rest of the path block
   serves the verbs it names that no inner block claims (`requireMethod(method, "GET",
-  "POST")` after an `if (GET)` block is the POST handler), or any verb when it names none.
+  "POST")` after an `if (GET)` block is the POST handler), or any verb when it names none;
+  a variable the dispatcher assigns before the branches (`query = parseQuery(raw)`) feeds
+  the branches that read it.
 Methods called from a handler (transitively) belong to it too, unless more than
-`MAX_HELPER_CALLERS` handlers reach them (`find`, `view`, error replies: plumbing).
+`MAX_HELPER_CALLERS` handlers reach them (`find`, `view`, error replies: plumbing). A call is
+resolved by its receiver's declared type (`Resolver`), so `query.get(k)` on a `Map` is not
+the service's own `get(id)`.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from pipeline.routes.match import EndpointLike, match_endpoints
 from pipeline.routes.model import ANY_METHOD, HTTP_VERBS, Route, normalize_path, regex_to_path
 
 ANNOTATED = frozenset({"spring", "jaxrs", "micronaut"})
-Call = tuple[str, str]  # (receiver: a name, "this", "" when unqualified or not a name; method)
+Call = tuple[str, str]  # (receiver: a name, "this" when unqualified, "" for an expression; name)
 
 _NOT_NAMES = frozenset({
     "if", "for", "while", "switch", "catch", "synchronized", "return", "new", "throw", "else",
