@@ -7,6 +7,7 @@ test case it would have written.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from dataclasses import dataclass, field
@@ -223,6 +224,26 @@ def _representation(res: Resource) -> dict[str, Any]:
         rec = first_record(response_doc(res.listing))
         if rec:
             return rec
+    return schema_record(res.create, res.get)
+
+
+_SCHEMA_VALUE = {"integer": 0, "number": 0.0, "boolean": False, "array": [], "object": {}}
+
+
+def schema_record(*eps: Endpoint | None) -> dict[str, Any]:
+    """A record's fields when the document gives only an output schema, no example: the
+    first schema's property names, each with a value of its documented type (None for text
+    and nullable fields, whose form the schema does not pin), so the id key and the fields a
+    record holds come from the document and not from a guess."""
+    for ep in eps:
+        props = ((ep.response_schema or {}).get("properties") or {}) if ep is not None else {}
+        if not isinstance(props, dict) or not props:
+            continue
+        out: dict[str, Any] = {}
+        for name, sub in props.items():
+            kind = sub.get("type") if isinstance(sub, dict) else None
+            out[name] = _SCHEMA_VALUE.get(kind) if isinstance(kind, str) else None
+        return copy.deepcopy(out)
     return {}
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from pipeline.records import Endpoint, Param, Spec
 from pipeline.spec import docinfo, enrich
+from pipeline.spec.common_errors import apply_common_errors
 from pipeline.spec.details import Details, read_details
 from pipeline.spec.endpoints import Mention, find_mentions
 from pipeline.spec.inline import joined
@@ -302,6 +303,7 @@ def extract_spec(markdown_text: str) -> Spec:
     enrich.same_as(endpoints, refs)
     auth = docinfo.auth(blocks, list(by_key))
     _enrich(endpoints, blocks, by_key, heading_of, has_auth=auth is not None, base=base)
+    apply_common_errors(endpoints, markdown_text)
     return Spec(
         title=docinfo.title(blocks), port=docinfo.port(blocks), base_path=base,
         language=docinfo.language(blocks), auth=auth,
