@@ -23,6 +23,7 @@ from pipeline.spec.texts import fixed_part, placeholder
 _FALLBACK = re.compile(r"(?P<when>[^.;]*?)\b(?:treat(?:s|ed)?\s+(?:it\s+)?as|defaults?\s+to|"
                        r"falls?\s+back\s+to|uses?)\s+`?(?P<value>[\w-]+)`?", re.I)
 _MISSING = re.compile(r"not\s+(?:provided|given|sent)|missing|omitted|absent|empty", re.I)
+MAX_VALUES = 4
 _INVALID = re.compile(r"invalid|unknown|not\s+(?:allowed|one\s+of)|other(?:wise)?", re.I)
 
 
@@ -74,12 +75,12 @@ def each_value_shown(w: Writer, ep: Endpoint) -> Case | None:
     param, allowed, fixed = found
     case = Case(f"test_{VERBS[ep.method]}_{thing(ep.path)}_shows_each_allowed_"
                 f"{param.name.lower()}", "api_compliance")
-    case.add(f"for value in {literal(allowed)}:")
-    body = [w.call(case, "response", ep, {}, _send(param, "value")),
-            "assert response.status_code == 200, response.text",
-            *_shown("response", fixed), "assert shown.group(1) == value, response.text[:500]",
-            *_others(ep, param, fixed, allowed, "response")]
-    case.add(*["    " + line for line in body])
+    for value in allowed[:MAX_VALUES]:  # written out: no assertion inside a loop
+        case.add(w.call(case, "response", ep, {}, _send(param, literal(value))),
+                 "assert response.status_code == 200, response.text",
+                 *_shown("response", fixed),
+                 f"assert shown.group(1) == {literal(value)}, response.text[:500]",
+                 *_others(ep, param, fixed, allowed, "response"))
     return case
 
 
