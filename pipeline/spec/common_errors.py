@@ -10,7 +10,8 @@ Many documents list their errors once, outside any endpoint:
 An endpoint that can hit the condition a status names should answer with that status, so the
 status is copied onto the endpoint (never over a status the endpoint documents itself):
 - not found / does not exist -> endpoints with a path parameter (the record it names);
-- validation / parameter / invalid -> endpoints that take a body or query parameter;
+- validation / parameter / invalid -> endpoints that take a body or query parameter (a 400
+  beside a listed 422 validation status: endpoints with a body only);
 - any other 4xx whose examples name the endpoint ("making move" beside `Make Move`,
   `POST /games/{id}/moves`) -> that endpoint only.
 Server errors (5xx) and auth statuses (401/403, handled by the auth reader) are left alone.
@@ -75,10 +76,14 @@ def _named(ep: Endpoint, text: str) -> bool:
     return bool(own & _words(examples))
 
 
-def _applies(ep: Endpoint, code: int, text: str) -> bool:
+def _applies(ep: Endpoint, code: int, text: str, codes: dict[int, str]) -> bool:
     if _NOT_FOUND.search(text):
         return bool(ep.path_params)
     if _VALIDATION.search(text):
+        if code == 400 and _VALIDATION.search(codes.get(422, "")):
+            # a separate validation status is listed: a query value of the wrong type is a
+            # validation failure; 400 stays for a request body that cannot be read
+            return any(p.location == "body" for p in ep.params)
         return any(p.location in ("body", "query") for p in ep.params)
     return _named(ep, text)
 
@@ -88,6 +93,7 @@ def apply_common_errors(endpoints: list[Endpoint], markdown_text: str) -> None:
     codes = {c: t for c, t in common_error_codes(markdown_text).items()
              if 400 <= c < 500 and c not in (401, 403)}
     for ep in endpoints:
-        added = {c: t for c, t in codes.items() if c not in ep.status_codes and _applies(ep, c, t)}
+        added = {c: t for c, t in codes.items()
+                 if c not in ep.status_codes and _applies(ep, c, t, codes)}
         if added:
             ep.status_codes = dict(sorted({**ep.status_codes, **added}.items()))

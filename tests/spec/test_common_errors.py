@@ -29,6 +29,11 @@ Common Error Codes:
 {"name": "string (required, 1-20 chars)"}
 ```
 
+#### List Boards
+- **API Name**: `GET /api/boards`
+- **Query Parameters**:
+  - `limit`: integer (optional, default: 10, max: 100)
+
 #### Get Board
 - **API Name**: `GET /api/boards/{board_id}`
 
@@ -67,6 +72,12 @@ def test_validation_goes_to_endpoints_taking_input() -> None:
     codes = _codes()
     assert {400, 422} <= set(codes["POST /api/boards"])
     assert 422 not in codes["GET /api/boards/{board_id}"]
+
+
+def test_beside_a_validation_status_400_stays_for_bodies() -> None:
+    codes = _codes()
+    assert 422 in codes["GET /api/boards"]
+    assert 400 not in codes["GET /api/boards"]
 
 
 def test_a_conflict_goes_only_to_the_endpoint_its_examples_name() -> None:
