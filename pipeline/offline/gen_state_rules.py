@@ -94,7 +94,8 @@ def _read(w: Writer, case: Case, owner: Resource, bindings: dict[str, str], var:
     return True
 
 
-def _unchanged(w: Writer, case: Case, owner: Resource, bindings: dict[str, str]) -> list[str]:
+def unchanged_record(w: Writer, case: Case, owner: Resource,
+                     bindings: dict[str, str]) -> list[str]:
     """Read the record now; the lines that check it reads the same after a refusal."""
     targets = list(case.endpoints)
     if not _read(w, case, owner, bindings, "before"):
@@ -144,7 +145,7 @@ def wrong_turn(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
     case.add(*payload_lines("sent", payload, unique_keys=False),
              f"sent[{literal(param)}] = next(v for v in {literal(allowed)} "
              f"if v != {owner.var}[{literal(field)}])")
-    after = _unchanged(w, case, owner, bindings)
+    after = unchanged_record(w, case, owner, bindings)
     case.add(w.call(case, "response", ep, bindings, "json=sent"),
              "assert response.status_code == 409, response.text",
              *w.errors("response", 409), *after)
@@ -172,7 +173,7 @@ def same_target_again(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
     case.add("again = dict(sent)",
              f"again[{literal(param)}] = now.json()[{literal(field)}]",
              f"assert again[{literal(param)}] in {literal(turn[2])}, now.text")
-    after = _unchanged(w, case, owner, bindings)
+    after = unchanged_record(w, case, owner, bindings)
     case.add(w.call(case, "response", ep, bindings, "json=again"),
              "assert response.status_code == 409, response.text",
              *w.errors("response", 409), *after)

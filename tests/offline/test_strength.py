@@ -87,6 +87,9 @@ def test_shape_only_error_test_keeps_level_2_at_most():
     coded = SPEC.model_copy(update={"error_format": {"error": {"code": "not_found",
                                                                "message": "text"}}})
     assert error_code_documented(coded)
+    typed = SPEC.model_copy(update={"error_format": {"error": {"code": "string",
+                                                               "message": "string"}}})
+    assert not error_code_documented(typed)  # a type placeholder names no code
     ev = S.evidence(S.ERROR, ["passed", "passed"], S.ERROR_REQUESTS)
     strict = review_all(S.ERROR, ev, coded, RUBRIC)
     assert all(r.scores.correctness <= 1 and r.scores.coverage <= 1 for r in strict)
