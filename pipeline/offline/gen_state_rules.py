@@ -121,6 +121,8 @@ def action_applied(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
     case.add(w.call(case, "response", ep, bindings, "json=sent"),
              "assert 200 <= response.status_code < 300, response.text",
              "answer = response.json()", *_echo(ep, payload))
+    if owner.id_field in schema_record(ep):  # the answer names the record of the URL
+        case.add(f"assert answer[{literal(owner.id_field)}] == {owner.id_var}")
     read = schema_record(owner.get) if owner.get else {}
     shared = [k for k in schema_record(ep) if k in read and not _STAMP.search(k)]
     if shared and _read(w, case, owner, bindings, "fetched"):
