@@ -230,6 +230,18 @@ def _representation(res: Resource) -> dict[str, Any]:
 _SCHEMA_VALUE = {"integer": 0, "number": 0.0, "boolean": False, "array": [], "object": {}}
 
 
+def schema_constants(ep: Endpoint | None) -> dict[str, Any]:
+    """Top-level answer fields whose schema allows exactly one value (`"status": "string
+    (enum: ['in_progress'])"` on a create): the value itself is documented."""
+    props = ((ep.response_schema or {}).get("properties") or {}) if ep is not None else {}
+    out: dict[str, Any] = {}
+    for name, sub in props.items() if isinstance(props, dict) else ():
+        enum = sub.get("enum") if isinstance(sub, dict) else None
+        if isinstance(enum, list) and len(enum) == 1 and enum[0] is not None:
+            out[name] = enum[0]
+    return out
+
+
 def schema_record(*eps: Endpoint | None) -> dict[str, Any]:
     """A record's fields when the document gives only an output schema, no example: the
     first schema's property names, each with a value of its documented type (None for text

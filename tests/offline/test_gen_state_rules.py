@@ -34,7 +34,7 @@ Common Error Codes:
 - **Output Schema**:
 ```json
 {"board_id": "string", "cells": ["string|null"], "next_player": "string (enum: ['B', 'W'])",
- "state": "string"}
+ "state": "string (enum: ['open'])"}
 ```
 
 #### Get Board
@@ -87,6 +87,12 @@ def test_id_key_comes_from_the_output_schema() -> None:
     code = _cases()["test_get_board_returns_created_board"]
     assert 'board_board_id = board["board_id"]' in code
     assert 'body["name"]' not in code  # `name` is sent but the schema does not answer it
+
+
+def test_a_created_field_with_one_allowed_value_is_checked() -> None:
+    code = _cases()["test_create_board_succeeds_with_record"]
+    assert 'assert board["state"] == "open"' in code
+    assert 'board["next_player"] ==' not in code  # two allowed values: not pinned
 
 
 def test_the_current_player_move_is_echoed_and_read_back() -> None:
