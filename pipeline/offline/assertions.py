@@ -8,6 +8,7 @@ strong: `presence`, `type`, `value`, `length` (of body fields or headers);
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, replace
 
 STRONG = ("presence", "type", "value", "length")
@@ -180,6 +181,17 @@ def _key_set(node: ast.AST) -> bool:
     return False
 
 
+_PROSE = re.compile(r"[A-Za-z\u4e00-\u9fff]{2,}[^\w\"{}\[\]]+[A-Za-z\u4e00-\u9fff]{2,}")
+
+
+def _page_prose(left: ast.AST, right: ast.AST) -> bool:
+    """`"You chose: rock" in response.text`: words a page must show are its content (a
+    value), unlike a key name or a tag looked for in the raw text."""
+    text = left.value if isinstance(left, ast.Constant) else None
+    return (isinstance(right, ast.Attribute) and right.attr == "text" and isinstance(text, str)
+            and _PROSE.search(text) is not None and not text.lstrip().startswith(("<", "{")))
+
+
 def _body_kind(node: ast.AST, fields: tuple[str, ...]) -> str:
     if isinstance(node, ast.Call):
         name = call_name(node)
@@ -197,7 +209,7 @@ def _body_kind(node: ast.AST, fields: tuple[str, ...]) -> str:
     if isinstance(node, ast.Compare):
         op, right = node.ops[0], node.comparators[0]
         if isinstance(op, ast.In | ast.NotIn) and _str_const(node.left):
-            return "presence"
+            return "value" if _page_prose(node.left, right) else "presence"
         if any(_key_set(side) for side in (node.left, *node.comparators)):
             return "presence"  # `{"id", "name"} <= set(body)`: which keys, not their values
         if any(isinstance(n, ast.Call) and call_name(n) == "len" for n in ast.walk(node)):

@@ -35,6 +35,7 @@ from pipeline.offline.gen_model import (
     has_reference,
     payload_of,
     response_doc,
+    schema_constants,
     success_status,
 )
 from pipeline.records import Endpoint
@@ -134,6 +135,8 @@ def create(w: Writer, res: Resource) -> Case | None:
     if not w.create_chain(case, res, {}):
         return None
     checks = record_checks(res, res.var, "payload", res.payload, w)
+    checks += [f"assert {res.var}[{literal(k)}] == {literal(v)}"
+               for k, v in schema_constants(res.create).items()]
     case.add(*(checks or [f"assert {res.id_var} is not None"]))
     return case
 

@@ -11,6 +11,7 @@ from pipeline.offline.gen_model import (
     is_param,
     list_key,
     response_doc,
+    schema_record,
     segments,
     snake,
     success_status,
@@ -84,6 +85,10 @@ def body_checks(var: str, ep: Endpoint, body_var: str = "body") -> list[str]:
     an empty list asserts nothing. The behaviour templates check records the test created.
     """
     doc = response_doc(ep)
+    times: list[str] = []
+    if doc is None:  # a schema without an example still names the fields the body holds
+        doc = schema_record(ep) or None
+        times = time_checks(body_var, ep)
     if doc is None:
         return []
     lines = [f"{body_var} = {var}.json()"]
@@ -92,7 +97,18 @@ def body_checks(var: str, ep: Endpoint, body_var: str = "body") -> list[str]:
         return lines
     if not isinstance(doc, dict) or not doc:
         return []
-    return lines + field_asserts(body_var, doc)
+    return lines + field_asserts(body_var, doc) + times
+
+
+ISO_TIME = r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"
+
+
+def time_checks(body_var: str, ep: Endpoint) -> list[str]:
+    """Top-level answer fields the document says are ISO 8601 times hold one."""
+    props = (ep.response_schema or {}).get("properties") or {}
+    return [f"assert re.match({ISO_TIME!r}, {body_var}[{literal(k)}]), {body_var}"
+            for k, sub in props.items()
+            if isinstance(sub, dict) and sub.get("format") == "date-time"][:2]
 
 
 def record_checks(res: Resource, body_var: str, payload_var: str | None,

@@ -21,6 +21,7 @@ from pipeline.offline.gen_model import (
     response_doc,
     success_status,
 )
+from pipeline.offline.gen_state_rules import unchanged_record
 from pipeline.records import Endpoint, Param
 
 _RANGE = re.compile(r"(?<![\w.])(-?\d+)\s*(?:–|—|-|\.\.|to)\s*(-?\d+)(?![\w.])")
@@ -61,6 +62,9 @@ def _refused(w: Writer, case: Case, ep: Endpoint, bindings: dict[str, str], code
     """Send `sent`, expect the refusal; a refused create must not have stored a record."""
     res = _created_by(w, ep)
     unchanged = no_write(w, case, res, bindings) if res is not None else []
+    owner = w.model.owner(ep.path) if res is None and bindings else None
+    if owner is not None:  # an action on a record: the refused one leaves it as it was
+        unchanged = unchanged_record(w, case, owner, bindings)
     case.add(w.call(case, "response", ep, bindings, "json=sent"),
              f"assert response.status_code == {code}, response.text",
              *w.errors("response", code), *unchanged)
@@ -94,6 +98,9 @@ def missing_required(w: Writer, ep: Endpoint) -> list[Case]:
 
 
 def _bounds(param: Param) -> tuple[int, int] | None:
+    low, high = param.constraints.get("minimum"), param.constraints.get("maximum")
+    if isinstance(low, int) and isinstance(high, int) and low < high and param.location == "body":
+        return low, high  # a schema's "integer (0-2)" read into constraints
     text = f"{param.type or ''} {param.description}"
     match = _RANGE.search(text)
     if match is None or _CHARS.search(text[match.end():match.end() + 14]):
@@ -122,7 +129,29 @@ def out_of_range(w: Writer, ep: Endpoint) -> list[Case]:
     return out
 
 
+def too_long(w: Writer, ep: Endpoint) -> list[Case]:
+    """Text one character over its documented maximum length is refused."""
+    code = validation_code(ep)
+    out: list[Case] = []
+    for param in _body(ep) if code else []:
+        most = param.constraints.get("maxLength")
+        if not isinstance(most, int) or not 0 < most <= 10000 or len(out) >= MAX_PER_ENDPOINT:
+            continue
+        name = f"test_{_label(w, ep)}_with_{param.name.lower()}_over_{most}_chars_returns_{code}"
+        made = _start(w, ep, name)
+        if made is None or param.name not in made[2]:
+            continue
+        case, bindings, _ = made
+        case.add(f'sent[{literal(param.name)}] = "x" * {most + 1}')
+        _refused(w, case, ep, bindings, code or 422)
+        out.append(case)
+    return out
+
+
 def _allowed(param: Param) -> list[str]:
+    enum = param.constraints.get("enum")
+    if isinstance(enum, list) and all(isinstance(v, str) for v in enum):
+        return list(enum)  # "string (enum: ['X', 'O'])" read into constraints
     match = _ONE_OF.search(param.description)
     if match is None:
         return []
@@ -231,5 +260,6 @@ def rule_cases(w: Writer) -> list[Case | None]:
         if ep.path in {e.path for e in (w.model.login, w.model.register) if e is not None}:
             continue
         out += missing_required(w, ep) + out_of_range(w, ep) + not_allowed(w, ep)
+        out += too_long(w, ep)
         out += default_applied(w, ep) + query_out_of_range(w, ep) + [query_defaults(w, ep)]
     return out

@@ -19,9 +19,11 @@ from pipeline.offline import (
     gen_behaviour,
     gen_errors,
     gen_flows,
+    gen_pages,
     gen_query,
     gen_refusals,
     gen_rules,
+    gen_state_rules,
 )
 from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
@@ -102,7 +104,8 @@ def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
 
 def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:
     return (gen_behaviour.behaviour_cases(w) + gen_rules.rule_cases(w) + gen_batch.batch_cases(w)
-            + gen_query.query_cases(w) + gen_refusals.refusal_cases(w))
+            + gen_query.query_cases(w) + gen_refusals.refusal_cases(w)
+            + gen_state_rules.state_rule_cases(w) + gen_pages.page_cases(w))
 
 
 def _unique_names(cases: list[Case]) -> None:

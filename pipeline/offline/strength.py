@@ -22,6 +22,9 @@ from pipeline.records import Spec
 
 BEHAVIOUR_KINDS = ("value", "length")
 _CODE_KEYS = {"code", "error_code", "errorcode", "type", "reason"}
+# a schema's type placeholder (`"code": "string"`) names no code a test could assert
+_TYPE_WORD = re.compile(r"^\s*(?:string|str|text|integer|int|number|boolean|bool|object|any)\b",
+                        re.I)
 _CODE_VALUE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 
 
@@ -123,7 +126,8 @@ def _has_code(value: Any, depth: int = 0) -> bool:
     if depth > 4:
         return False
     if isinstance(value, dict):
-        return any((str(k).lower() in _CODE_KEYS and isinstance(v, str) and v.strip())
+        return any((str(k).lower() in _CODE_KEYS and isinstance(v, str) and v.strip()
+                    and not _TYPE_WORD.match(v))
                    or (isinstance(v, str) and _CODE_VALUE.match(v) is not None)
                    or _has_code(v, depth + 1) for k, v in value.items())
     if isinstance(value, list):

@@ -8,7 +8,9 @@ from typing import Any
 
 from pipeline.records import Endpoint, Param, Spec
 from pipeline.spec import docinfo, enrich
+from pipeline.spec.common_errors import apply_common_errors
 from pipeline.spec.details import Details, read_details
+from pipeline.spec.doc_formats import apply_time_format
 from pipeline.spec.endpoints import Mention, find_mentions
 from pipeline.spec.inline import joined
 from pipeline.spec.markdown import Block, parse_blocks, plain, plain_lines
@@ -302,6 +304,8 @@ def extract_spec(markdown_text: str) -> Spec:
     enrich.same_as(endpoints, refs)
     auth = docinfo.auth(blocks, list(by_key))
     _enrich(endpoints, blocks, by_key, heading_of, has_auth=auth is not None, base=base)
+    apply_common_errors(endpoints, markdown_text)
+    apply_time_format(endpoints, markdown_text)
     return Spec(
         title=docinfo.title(blocks), port=docinfo.port(blocks), base_path=base,
         language=docinfo.language(blocks), auth=auth,

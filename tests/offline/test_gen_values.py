@@ -81,5 +81,5 @@ def test_value_checks_go_after_the_request_under_test_not_its_setup() -> None:
 
 def test_an_action_documented_by_schema_only_still_names_its_record() -> None:
     """No example body, only a response schema: the answer's `game_id` is the URL's."""
-    code = _cases("tic-tac-toe")["test_post_games_item_moves_documented_success"]
-    assert 'assert response.json()["game_id"] == game_id' in code
+    code = _cases("tic-tac-toe")["test_post_game_moves_is_applied_and_read_back"]
+    assert 'assert answer["game_id"] == game_game_id' in code

@@ -87,6 +87,9 @@ def test_shape_only_error_test_keeps_level_2_at_most():
     coded = SPEC.model_copy(update={"error_format": {"error": {"code": "not_found",
                                                                "message": "text"}}})
     assert error_code_documented(coded)
+    typed = SPEC.model_copy(update={"error_format": {"error": {"code": "string",
+                                                               "message": "string"}}})
+    assert not error_code_documented(typed)  # a type placeholder names no code
     ev = S.evidence(S.ERROR, ["passed", "passed"], S.ERROR_REQUESTS)
     strict = review_all(S.ERROR, ev, coded, RUBRIC)
     assert all(r.scores.correctness <= 1 and r.scores.coverage <= 1 for r in strict)
@@ -166,3 +169,15 @@ def test_endpoint_mutants_others_kill_and_it_does_not_make_a_weak_test(killed, o
     assert r.scores.correctness == base.correctness - drop
     assert r.scores.coverage == base.coverage - drop
     assert ("mutants in its own endpoints' handlers" in r.rationale) is penalised
+
+
+def test_words_a_page_must_show_are_a_value_not_a_key() -> None:
+    page = '''
+def test_home(base_url, session):
+    r = session.get(base_url + "/")
+    assert r.status_code == 200
+    assert "Rock-Paper-Scissors App" in r.text
+'''
+    assert not shape_only_code(page)
+    for literal in ('"error"', '"<!doctype html"', '"not_found"'):  # keys, tags, codes
+        assert shape_only_code(page.replace('"Rock-Paper-Scissors App"', literal)), literal
