@@ -296,7 +296,7 @@ def build_model(spec: Spec) -> Model:
         segs = segments(ep.path)
         if not segs or is_param(segs[-1]) or ep.path in by_collection:
             continue
-        item = next((p for p in sorted(paths) if p.startswith(ep.path + "/")
+        item = next((p for p in sorted(paths) if p.startswith(ep.path.rstrip("/") + "/")
                      and len(segments(p)) == len(segs) + 1 and is_param(segments(p)[-1])), None)
         methods = {e.method for e in eps if e.path == ep.path}
         if item is None and not ("POST" in methods and len(segs) > 1 and is_param(segs[-2])):
@@ -346,6 +346,9 @@ def build_model(spec: Spec) -> Model:
     return model
 
 
+JWT_VALUE = re.compile(r"^eyJ[\w-]+\.[\w-]+\.[\w-]+$")
+
+
 def token_field(model: Model) -> str | None:
     body = response_doc(model.login) if model.login else None
     if body is None and model.login is not None and model.login.response_schema:
@@ -354,4 +357,7 @@ def token_field(model: Model) -> str | None:
         for key in sorted(body, key=lambda k: (k != "access_token", k != "token", k)):
             if "token" in key.lower() and "type" not in key.lower():
                 return key
+        # a JWT pair ({"access": "eyJ...", "refresh": "eyJ..."}): the value shows the token
+        jwt = [k for k, v in body.items() if isinstance(v, str) and JWT_VALUE.match(v)]
+        return next((k for k in sorted(jwt, key=lambda k: ("refresh" in k.lower(), k))), None)
     return None

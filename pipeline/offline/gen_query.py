@@ -29,16 +29,29 @@ _TOTAL_KEYS = ("total", "total_count", "totalCount", "count", "total_items")
 
 
 def enum_values(param: Param) -> list[str]:
-    """The values of an `enum: ['a', 'b']` list in the parameter's description."""
+    """The values of an `enum: ['a', 'b']` list: the spec reader's constraint (any language),
+    else the list in the parameter's description."""
+    parsed = param.constraints.get("enum")
     match = _ENUM.search(param.description or "")
-    if not match:
+    if isinstance(parsed, list) and all(isinstance(v, str) for v in parsed):
+        values = [str(v) for v in parsed]
+    elif match:
+        values = [v.strip().strip("'\"` ") for v in match.group(1).split(",")]
+    else:
         return []
-    values = [v.strip().strip("'\"` ") for v in match.group(1).split(",")]
     values = [v for v in values if re.fullmatch(r"[\w-]+", v)]
     return values if len(values) >= 2 and len(values) == len(set(values)) else []
 
 
+_CONSTRAINT = {_MAX.pattern: "maximum", _DEFAULT.pattern: "default"}
+
+
 def number_after(pattern: re.Pattern[str], param: Param) -> int | None:
+    """The documented maximum / default: the spec reader's constraint, which reads any
+    language ("默认10, 最大100" as well as "default 10, max 100"), else the English words."""
+    parsed = param.constraints.get(_CONSTRAINT.get(pattern.pattern, ""))
+    if isinstance(parsed, int) and not isinstance(parsed, bool):
+        return parsed
     match = pattern.search(param.description or "")
     return int(match.group(1)) if match else None
 
