@@ -128,6 +128,19 @@ def has_reference(value: Any, top: bool = True) -> bool:
     return False
 
 
+def free_references(payload: dict[str, Any], paths: set[str]) -> tuple[str, ...]:
+    """Top-level string ids (`content_id`) of a thing no documented path names (no
+    `/contents`): the service cannot check them against anything, so a fresh value is valid."""
+    words = {w for p in paths for seg in p.strip("/").split("/") for w in re.split(r"[-_]", seg)}
+    out = []
+    for key, value in payload.items():
+        m = re.match(r"^([a-z]+)_id$", key)
+        if m and isinstance(value, str) and not any(
+                w.lower().startswith(m.group(1).lower()) for w in words if w):
+            out.append(key)
+    return tuple(out)
+
+
 def _value_for(name: str, type_: str | None, known: dict[str, Any]) -> Any:
     """A value the document vouches for: the record example's, else a typed default."""
     if name in known and known[name] is not None:
@@ -185,6 +198,7 @@ class Resource:
     fields: dict[str, Any] = field(default_factory=dict)
     id_field: str | None = None
     id_example: Any = None
+    free_refs: tuple[str, ...] = ()  # ids of things no documented path manages: any value
 
     @property
     def var(self) -> str:
@@ -196,7 +210,9 @@ class Resource:
 
     @property
     def creatable(self) -> bool:
-        if self.create is None or self.payload is None or has_reference(self.payload):
+        if self.create is None or self.payload is None:
+            return False
+        if has_reference({k: v for k, v in self.payload.items() if k not in self.free_refs}):
             return False
         return self.parent is None or self.parent.creatable
 
@@ -336,6 +352,8 @@ def build_model(spec: Spec) -> Model:
             res.id_example = res.payload.get(res.id_field or "")
         if res.item is None and (res.id_field not in res.fields or res.parent is None):
             resources.remove(res)  # a state under a record (a loan), not a collection
+    for res in resources:
+        res.free_refs = free_references(res.payload or {}, paths)
     model = Model(spec=spec, resources=resources, by_item=by_item)
     if spec.auth is not None:
         login_path = spec.auth.login_path
