@@ -105,7 +105,8 @@ def _create_for(spec: Spec, ep: Endpoint) -> tuple[Endpoint, str] | None:
     if len(names) != 1:
         return None
     collection = ep.path[: ep.path.index("{" + names[0] + "}")].rstrip("/")
-    create = next((e for e in spec.endpoints if e.method == "POST" and e.path == collection), None)
+    create = next((e for e in spec.endpoints if e.method == "POST"
+                   and e.path.rstrip("/") == collection), None)
     if create is None or not isinstance(create.request_example, (dict, type(None))):
         return None
     return create, names[0]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.records import Endpoint, Spec
+from pipeline.records import Endpoint, Spec, TestCase
 
 _PARAM = re.compile(r"\{([^{}]+)\}")
 _BODY = ("POST", "PUT", "PATCH")
@@ -40,6 +40,10 @@ def without_token_lines(spec: Spec, ep: Endpoint,
                        fb._code_check("control", fb._success_codes(ep))]
             return [*lines, fb._call("response", ep, url, False),
                     fb._code_check("response", codes)], control
+    if auth and ep.method in ("PUT", "PATCH") and len(params) == 1:
+        kept = _kept_record(spec, ep)
+        if kept is not None:
+            return kept, []
     if auth and ep.method == "DELETE" and not params:
         kept = _kept_in_list(spec, ep)
         if kept is not None:
@@ -50,6 +54,25 @@ def without_token_lines(spec: Spec, ep: Endpoint,
         return lines, [fb._call("control", ep, url, True, fb._body(ep)),
                        fb._code_check("control", fb._success_codes(ep))]
     return lines, []
+
+
+def _kept_record(spec: Spec, ep: Endpoint) -> list[str] | None:
+    """A refused update: the record the test created reads back with the values it had."""
+    from pipeline.offline import gen_fallback as fb
+
+    made = fb._created(spec, ep, True, True)
+    read = next((e for e in spec.endpoints if e.method == "GET" and e.path == ep.path), None)
+    body = fb._body(ep)
+    if made is None or read is None or not isinstance(body, fb.Unique):
+        return None
+    lines, bindings = made
+    url = fb._url(ep.path, bindings)
+    checks = [f"assert read.json()[{k!r}] == record[{k!r}]" for k in body.body]
+    return [*lines, fb._call("response", ep, url, False, body),
+            fb._code_check("response", refusal_codes(ep)),
+            fb._call("read", read, url, True), fb._code_check("read", fb._success_codes(read)),
+            "assert isinstance(record, dict) and isinstance(read.json(), dict), read.text",
+            *checks]
 
 
 def _kept_in_list(spec: Spec, ep: Endpoint) -> list[str] | None:
@@ -68,3 +91,34 @@ def _kept_in_list(spec: Spec, ep: Endpoint) -> list[str] | None:
             fb._call("response", ep, url, False), fb._code_check("response", refusal_codes(ep)),
             fb._call("listed_after", listing, url, True), fb._code_check("listed_after", listed),
             "assert listed_after.json() == listed_before.json()"]
+
+
+MAX_EXTRA = 3
+
+
+def no_token_cases(task_id: str, spec: Spec, cases: list[TestCase], auth: bool) -> list[TestCase]:
+    """No-token cases for protected writes that other templates cover but no case calls
+    without a token (at most MAX_EXTRA, in document order): a write that forgets its auth
+    check passes every case that sends one."""
+    from pipeline.offline import gen_fallback as fb
+
+    refused = {key for c in cases if "without_token" in c.name or "_401" in c.name
+               for key in c.endpoints}
+    names = {c.name for c in cases}
+    out: list[TestCase] = []
+    for ep in spec.endpoints:
+        key = fb.endpoint_key(ep)
+        if (len(out) >= MAX_EXTRA or ep.auth_required is not True or ep.method == "GET"
+                or key in refused):
+            continue
+        name = f"test_{fb._slug(ep)}_without_token"
+        if name in names:
+            continue
+        refusal, control = without_token_lines(spec, ep, auth)
+        lines = fb._unchanged(spec, ep, auth, refusal) + control
+        doc = "Called without credentials, it is refused and changes nothing."
+        out.append(TestCase(case_id=f"{task_id}::{name}", task_id=task_id, round=0,
+                            category="error_handling", name=name,
+                            code=fb._function(name, doc, lines), endpoints=[key],
+                            origin="generated", author=fb.AUTHOR))
+    return out
