@@ -141,3 +141,72 @@ def test_no_token_case_without_a_login_stays_the_bare_refusal() -> None:
     cases = {c.name: c.code for c in fill_uncovered("h", _protected(), [], auth=False)}
     code = cases["test_delete_h_item_without_token"]
     assert "control" not in code and "auth_headers" not in code
+
+
+FAVES = """# Favorites
+
+- **Base Path**: `/api`
+- **Authentication**: Bearer Token required
+
+#### Add Favorite
+- **API Name**: `POST /api/favorites`
+- **Authentication**: Bearer Token required
+- **Input Schema**:
+```json
+{"content_id": "string (Required)", "content_type": "string (Required, type: post|video)"}
+```
+- **Output Schema**:
+```json
+{"id": "string", "content_id": "string", "content_type": "string"}
+```
+
+#### List Favorites
+- **API Name**: `GET /api/favorites`
+- **Authentication**: Bearer Token required
+- **Query Parameters**:
+  - `limit`: integer (default 10, max 100)
+  - `content_type`: string (filter by content type)
+- **Output Schema**:
+```json
+{"favorites": [{"id": "string", "content_type": "string"}],
+ "pagination": {"limit": "integer", "total": "integer"}}
+```
+
+#### Delete Favorite
+- **API Name**: `DELETE /api/favorites/{favorite_id}`
+- **Authentication**: Bearer Token required
+"""
+
+
+def test_delete_without_a_single_record_read_is_checked_through_the_list() -> None:
+    spec = extract_spec(FAVES)
+    (res,) = build_model(spec).resources
+    assert res.free_refs == ("content_id",) and res.creatable  # no /contents: a free id
+    cases = _by_name(spec)
+    code = cases["test_deleted_favorite_leaves_the_favorites_list"]
+    ast.parse(code)
+    # two records, each with its own fresh content id, listed with the largest page size
+    assert code.count('["content_id"] = unique("sample_content_id")') == 2
+    assert 'params={"limit": 100}' in code
+    delete = code.index("removed = session.delete")
+    assert code.index("assert gone_id in") < delete < code.index("assert gone_id not in")
+    assert "assert kept_id in" in code[delete:]
+    # the create is covered by behaviour cases and still gets its no-token refusal
+    refused = cases["test_post_favorites_without_token"]
+    assert "control = session.post" in refused and "headers=auth_headers" in refused
+
+
+def test_refused_update_reads_the_record_back_unchanged() -> None:
+    spec = _protected()
+    spec.endpoints += [
+        Endpoint(method="GET", path="/h/{h_id}", auth_required=True,
+                 params=[Param(name="h_id", location="path")]),
+        Endpoint(method="PUT", path="/h/{h_id}", auth_required=True,
+                 request_example={"action": "share"},
+                 params=[Param(name="h_id", location="path")]),
+    ]
+    cases = {c.name: c.code for c in fill_uncovered("h", spec, [], auth=True)}
+    code = cases["test_put_h_item_without_token"]
+    assert code.index("response = session.put") < code.index("read = session.get")
+    assert "assert read.json()['action'] == record['action']" in code
+    assert not shape_only(code_facts(code))
