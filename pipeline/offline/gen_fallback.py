@@ -307,11 +307,11 @@ def error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str
     """(name suffix, docstring, body lines) of the documented or obvious error; a refused
     write on a collection also checks that the collection did not change."""
     if ep.auth_required is True:
-        from pipeline.offline.gen_fallback_auth import without_token_lines
+        from pipeline.offline.gen_fallback_auth import refusal_doc, without_token_lines
 
         refused, control = without_token_lines(spec, ep, auth)
-        return ("without_token", "Called without credentials, it is refused and changes nothing.",
-                _unchanged(spec, ep, auth, refused) + control)
+        lines = _unchanged(spec, ep, auth, refused) + control
+        return "without_token", refusal_doc(lines), lines
     suffix, doc, lines = _error_case(spec, ep, auth)
     return suffix, doc, _unchanged(spec, ep, auth, lines)
 

@@ -23,6 +23,13 @@ def refusal_codes(ep: Endpoint) -> tuple[int, ...]:
     return tuple(c for c in (401, 403) if c in ep.status_codes) or (401, 403)
 
 
+def refusal_doc(lines: list[str]) -> str:
+    """The docstring: what the case checks beyond the refusal, only when it does."""
+    if any(ln.startswith(("control =", "listed_after =", "read =")) for ln in lines):
+        return "Called without credentials, it is refused and changes nothing."
+    return "Called without credentials, it is refused."
+
+
 def without_token_lines(spec: Spec, ep: Endpoint,
                         auth: bool) -> tuple[list[str], list[str]]:
     """(refusal lines, control lines run after any unchanged-list check) of the no-token case
@@ -116,7 +123,7 @@ def no_token_cases(task_id: str, spec: Spec, cases: list[TestCase], auth: bool) 
             continue
         refusal, control = without_token_lines(spec, ep, auth)
         lines = fb._unchanged(spec, ep, auth, refusal) + control
-        doc = "Called without credentials, it is refused and changes nothing."
+        doc = refusal_doc(lines)
         out.append(TestCase(case_id=f"{task_id}::{name}", task_id=task_id, round=0,
                             category="error_handling", name=name,
                             code=fb._function(name, doc, lines), endpoints=[key],
