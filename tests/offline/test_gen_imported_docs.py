@@ -210,3 +210,16 @@ def test_refused_update_reads_the_record_back_unchanged() -> None:
     assert code.index("response = session.put") < code.index("read = session.get")
     assert "assert read.json()['action'] == record['action']" in code
     assert not shape_only(code_facts(code))
+
+
+def test_no_success_case_from_a_token_copied_from_the_document() -> None:
+    spec = Spec(endpoints=[
+        Endpoint(method="POST", path="/auth/refresh/", request_example={"refresh": "eyJa.eyJb.c"}),
+        Endpoint(method="POST", path="/auth/register/",
+                 request_example={"username": "PERSON123", "password": "x"}),
+    ])
+    cases = {c.name: c.code for c in fill_uncovered("a", spec, [], auth=False)}
+    assert "test_post_auth_refresh_documented_success" not in cases  # never issued: 401
+    assert "test_post_auth_refresh_malformed_json" in cases
+    # a username from the document is made fresh per run (a second run would clash)
+    assert "'username': unique('PERSON123')" in cases["test_post_auth_register_documented_success"]
