@@ -91,7 +91,19 @@ def _codes(node: ast.AST) -> tuple[int, ...]:
     found = {n.value for n in ast.walk(node) if isinstance(n, ast.Constant)
              and isinstance(n.value, int) and not isinstance(n.value, bool)
              and 100 <= n.value <= 599}
-    return tuple(sorted(found))
+    return tuple(sorted(found - _open_bounds(node)))
+
+
+def _open_bounds(node: ast.AST) -> set[int]:
+    """Exclusive class bounds (`200 <= code < 300`): 300 is the limit, not a code asserted."""
+    out: set[int] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Compare):
+            for op, right in zip(n.ops, n.comparators, strict=False):
+                if (isinstance(op, ast.Lt) and isinstance(right, ast.Constant)
+                        and isinstance(right.value, int) and right.value % 100 == 0):
+                    out.add(right.value)
+    return out
 
 
 def _fields(node: ast.AST) -> tuple[str, ...]:

@@ -70,16 +70,39 @@ def _create(case: Case, w: Writer, res: Resource, tag: str, edits: list[str]) ->
     """Create one record from the documented payload plus `edits`; its id variable."""
     assert res.create is not None
     pvar, rvar, idv = f"{tag}_payload", f"{tag}_created", f"{tag}_id"
-    case.add(*payload_lines(pvar, w.payload_for(res, deletable=True) or {}))
+    payload = w.payload_for(res, deletable=True) or {}
+    case.add(*payload_lines(pvar, payload))
+    case.add(*[f"{pvar}[{literal(k)}] = unique({literal(payload[k])})"  # one per record
+               for k in res.free_refs if isinstance(payload.get(k), str)])
     case.add(*[e.replace("{p}", pvar) for e in edits])
     case.add(w.call(case, rvar, res.create, {}, f"json={pvar}"), status_assert(rvar, res.create),
              f"{idv} = {rvar}.json()[{literal(res.id_field)}]", f"created.append({idv})")
     return idv
 
 
+def list_doc(ep: Endpoint) -> object:
+    """The list body's documented shape: its example, else a skeleton of its schema."""
+    doc = response_doc(ep)
+    if doc is None and ep.response_schema:
+        from pipeline.offline.gen_query import skeleton  # gen_query builds on this module
+
+        doc = skeleton(ep.response_schema)
+    return doc
+
+
+def _records(ep: Endpoint, body: str) -> str | None:
+    """Source for the records of a list body: where the document shows them; when it shows
+    no body at all (a screenshot), the body itself if a list, else its one list of records."""
+    found = records_expr(list_doc(ep), body)
+    if found is None and list_doc(ep) is None and not ep.response_examples:
+        found = (f"[v for v in ({body}.values() if isinstance({body}, dict) else [{body}]) "
+                 f"if isinstance(v, list)][0]")
+    return found
+
+
 def _list(case: Case, w: Writer, ep: Endpoint, var: str, params: str) -> str | None:
     """GET the list with `params`; the source of the listed ids (None: shape unknown)."""
-    records = records_expr(response_doc(ep), f"{var}.json()")
+    records = _records(ep, f"{var}.json()")
     if records is None:
         return None
     case.add(w.call(case, var, ep, {}, f"params={params}"), status_assert(var, ep))
@@ -92,9 +115,9 @@ def _ids(records: str, res: Resource) -> str:
 
 def _listing(w: Writer, res: Resource) -> Endpoint | None:
     ep = res.listing
-    if ep is None or success_status(ep) != 200 or not w.model.reachable(ep):
+    if ep is None or success_status(ep) not in (200, None) or not w.model.reachable(ep):
         return None
-    return ep if records_expr(response_doc(ep), "body") is not None else None
+    return ep if _records(ep, "body") is not None else None
 
 
 def _marker_edit(field: str, value: object, marker: str) -> str:
@@ -131,10 +154,21 @@ def filter_cases(w: Writer, res: Resource) -> list[Case]:
         field = filter_field(param, res.fields, res.payload)
         if param.name in skip or field is None or not is_text_filter(res.payload[field], param):
             continue
-        if has_reference({field: res.payload[field]}):
+        if has_reference({field: res.payload[field]}) or _listed_values(res, field):
             continue
         out.append(_filter_case(w, res, ep, param, field))
     return out
+
+
+def _listed_values(res: Resource, field: str) -> bool:
+    """Does the create document allowed values for `field` (no free-text marker fits)?"""
+    ep = res.create
+    if ep is None:
+        return False
+    props = (ep.request_schema or {}).get("properties") or {}
+    prop = props.get(field) if isinstance(props, dict) else None
+    return bool(isinstance(prop, dict) and prop.get("enum")) or any(
+        p.name == field and p.constraints.get("enum") for p in ep.params)
 
 
 def _filter_case(w: Writer, res: Resource, ep: Endpoint, param: Param, field: str) -> Case:
@@ -215,7 +249,7 @@ def _isolating(ep: Endpoint, res: Resource) -> tuple[str, str] | None:
     for param in query_params(ep):
         field = filter_field(param, res.fields, res.payload or {})
         if field and is_text_filter((res.payload or {})[field], param) and param.name not in (
-                SEARCH_PARAMS + PAGE_PARAMS + SIZE_PARAMS):
+                SEARCH_PARAMS + PAGE_PARAMS + SIZE_PARAMS) and not _listed_values(res, field):
             return param.name, field
     param = _search_param(ep)
     field = search_field(param, res.payload or {}) if param else None
@@ -282,7 +316,7 @@ def order_case(w: Writer, res: Resource) -> Case | None:
                                                f"{literal(paging[0])}: 0}}")
         case.add(f"assert {_ids(records or '', res)} == [{ids[1]}, {ids[0]}]")
         return case
-    listed = _ids(records_expr(response_doc(ep), "listed.json()") or "", res)
+    listed = _ids(_records(ep, "listed.json()") or "", res)
     case.add(w.call(case, "listed", ep, {}), status_assert("listed", ep),
              f"positions = [{listed}.index(i) for i in ({ids[0]}, {ids[1]})]")
     case.add("assert positions[0] > positions[1]" if order == "newest"

@@ -76,9 +76,10 @@ def query_params(ep: Endpoint) -> list[Param]:
 
 
 def filter_field(param: Param, fields: dict[str, Any], payload: dict[str, Any]) -> str | None:
-    """The record field a query parameter filters on (`tag` → `tags`), if the test can set it."""
+    """The record field a query parameter filters on (`tag` → `tags`), if the test can set it
+    (a document that shows no record at all: a field the test sends)."""
     for name in (param.name, param.name + "s", param.name + "es"):
-        if name in fields and name in payload:
+        if name in payload and (name in fields or not fields):
             return name
     return None
 

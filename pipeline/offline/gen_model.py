@@ -129,6 +129,19 @@ def has_reference(value: Any, top: bool = True) -> bool:
     return False
 
 
+def free_references(payload: dict[str, Any], paths: set[str]) -> tuple[str, ...]:
+    """Top-level string ids (`content_id`) of a thing no documented path names (no
+    `/contents`): the service cannot check them against anything, so a fresh value is valid."""
+    words = {w for p in paths for seg in p.strip("/").split("/") for w in re.split(r"[-_]", seg)}
+    out = []
+    for key, value in payload.items():
+        m = re.match(r"^([a-z]+)_id$", key)
+        if m and isinstance(value, str) and not any(
+                w.lower().startswith(m.group(1).lower()) for w in words if w):
+            out.append(key)
+    return tuple(out)
+
+
 def _value_for(name: str, type_: str | None, known: dict[str, Any]) -> Any:
     """A value the document vouches for: the record example's, else a typed default."""
     if name in known and known[name] is not None:
@@ -186,6 +199,7 @@ class Resource:
     fields: dict[str, Any] = field(default_factory=dict)
     id_field: str | None = None
     id_example: Any = None
+    free_refs: tuple[str, ...] = ()  # ids of things no documented path manages: any value
 
     @property
     def var(self) -> str:
@@ -197,7 +211,9 @@ class Resource:
 
     @property
     def creatable(self) -> bool:
-        if self.create is None or self.payload is None or has_reference(self.payload):
+        if self.create is None or self.payload is None:
+            return False
+        if has_reference({k: v for k, v in self.payload.items() if k not in self.free_refs}):
             return False
         return self.parent is None or self.parent.creatable
 
@@ -329,7 +345,7 @@ def build_model(spec: Spec) -> Model:
         segs = segments(ep.path)
         if not segs or is_param(segs[-1]) or ep.path in by_collection:
             continue
-        item = next((p for p in sorted(paths) if p.startswith(ep.path + "/")
+        item = next((p for p in sorted(paths) if p.startswith(ep.path.rstrip("/") + "/")
                      and len(segments(p)) == len(segs) + 1 and is_param(segments(p)[-1])), None)
         methods = {e.method for e in eps if e.path == ep.path}
         if item is None and not ("POST" in methods and len(segs) > 1 and is_param(segs[-2])):
@@ -369,6 +385,8 @@ def build_model(spec: Spec) -> Model:
             res.id_example = res.payload.get(res.id_field or "")
         if res.item is None and (res.id_field not in res.fields or res.parent is None):
             resources.remove(res)  # a state under a record (a loan), not a collection
+    for res in resources:
+        res.free_refs = free_references(res.payload or {}, paths)
     model = Model(spec=spec, resources=resources, by_item=by_item)
     if spec.auth is not None:
         login_path = spec.auth.login_path
@@ -379,6 +397,9 @@ def build_model(spec: Spec) -> Model:
     return model
 
 
+JWT_VALUE = re.compile(r"^eyJ[\w-]+\.[\w-]+\.[\w-]+$")
+
+
 def token_field(model: Model) -> str | None:
     body = response_doc(model.login) if model.login else None
     if body is None and model.login is not None and model.login.response_schema:
@@ -387,4 +408,7 @@ def token_field(model: Model) -> str | None:
         for key in sorted(body, key=lambda k: (k != "access_token", k != "token", k)):
             if "token" in key.lower() and "type" not in key.lower():
                 return key
+        # a JWT pair ({"access": "eyJ...", "refresh": "eyJ..."}): the value shows the token
+        jwt = [k for k, v in body.items() if isinstance(v, str) and JWT_VALUE.match(v)]
+        return next((k for k in sorted(jwt, key=lambda k: ("refresh" in k.lower(), k))), None)
     return None

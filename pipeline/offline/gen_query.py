@@ -29,16 +29,29 @@ _TOTAL_KEYS = ("total", "total_count", "totalCount", "count", "total_items")
 
 
 def enum_values(param: Param) -> list[str]:
-    """The values of an `enum: ['a', 'b']` list in the parameter's description."""
+    """The values of an `enum: ['a', 'b']` list: the spec reader's constraint (any language),
+    else the list in the parameter's description."""
+    parsed = param.constraints.get("enum")
     match = _ENUM.search(param.description or "")
-    if not match:
+    if isinstance(parsed, list) and all(isinstance(v, str) for v in parsed):
+        values = [str(v) for v in parsed]
+    elif match:
+        values = [v.strip().strip("'\"` ") for v in match.group(1).split(",")]
+    else:
         return []
-    values = [v.strip().strip("'\"` ") for v in match.group(1).split(",")]
     values = [v for v in values if re.fullmatch(r"[\w-]+", v)]
     return values if len(values) >= 2 and len(values) == len(set(values)) else []
 
 
+_CONSTRAINT = {_MAX.pattern: "maximum", _DEFAULT.pattern: "default"}
+
+
 def number_after(pattern: re.Pattern[str], param: Param) -> int | None:
+    """The documented maximum / default: the spec reader's constraint, which reads any
+    language ("默认10, 最大100" as well as "default 10, max 100"), else the English words."""
+    parsed = param.constraints.get(_CONSTRAINT.get(pattern.pattern, ""))
+    if isinstance(parsed, int) and not isinstance(parsed, bool):
+        return parsed
     match = pattern.search(param.description or "")
     return int(match.group(1)) if match else None
 
@@ -113,6 +126,21 @@ def _size(ep: Endpoint) -> tuple[Param | None, int]:
     return param, min(cap or 100, 100)
 
 
+def _body_enum(res: Resource, name: str) -> list[str]:
+    """A filter documented without its values whose record field the create documents with
+    allowed values (`?action=` beside `"action": "view|search|share"`): those values."""
+    ep = res.create
+    if ep is None:
+        return []
+    props = (ep.request_schema or {}).get("properties") or {}
+    prop = props.get(name) if isinstance(props, dict) else None
+    found = prop.get("enum") if isinstance(prop, dict) else None
+    found = found or next((p.constraints.get("enum") for p in ep.params
+                           if p.name == name and p.location == "body"), None)
+    values = [v for v in found or [] if isinstance(v, str)]
+    return values if len(values) >= 2 and len(values) == len(set(values)) else []
+
+
 def enum_filter_cases(w: Writer, res: Resource) -> list[Case]:
     """Per enum query parameter the create (or update) can set: the created record is listed
     under its value, every listed record has that value, and it is absent under another."""
@@ -126,7 +154,7 @@ def enum_filter_cases(w: Writer, res: Resource) -> list[Case]:
                      if p.location == "body"}
     out = []
     for param in query_params(ep):
-        values = enum_values(param)
+        values = enum_values(param) or _body_enum(res, param.name)
         if not values or param.name in SIZE_PARAMS + PAGE_PARAMS:
             continue
         via_create = param.name in payload

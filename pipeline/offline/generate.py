@@ -19,6 +19,7 @@ from pipeline.offline import (
     gen_behaviour,
     gen_errors,
     gen_flows,
+    gen_lists,
     gen_pages,
     gen_query,
     gen_refusals,
@@ -28,6 +29,7 @@ from pipeline.offline import (
 from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
 from pipeline.offline.gen_fallback import fill_uncovered
+from pipeline.offline.gen_fallback_auth import no_token_cases
 from pipeline.offline.gen_model import Model, build_model
 from pipeline.offline.refine import endpoint_of
 from pipeline.offline.refine_values import add_value_checks
@@ -105,7 +107,8 @@ def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
 def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:
     return (gen_behaviour.behaviour_cases(w) + gen_rules.rule_cases(w) + gen_batch.batch_cases(w)
             + gen_query.query_cases(w) + gen_refusals.refusal_cases(w)
-            + gen_state_rules.state_rule_cases(w) + gen_pages.page_cases(w))
+            + gen_state_rules.state_rule_cases(w) + gen_pages.page_cases(w)
+            + gen_lists.list_cases(w))
 
 
 def _unique_names(cases: list[Case]) -> None:
@@ -133,6 +136,7 @@ def generate_cases(task_id: str, spec: Spec) -> list[TestCase]:
             endpoints=case.endpoints, origin="generated", author=AUTHOR))
     auth = "def auth_headers(" in conftest_source(spec, spec.port or 8000)
     out += fill_uncovered(task_id, spec, out, auth)  # never an empty suite
+    out += no_token_cases(task_id, spec, out, auth)
     return [with_values(c, spec) for c in out]
 
 

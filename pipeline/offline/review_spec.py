@@ -107,7 +107,7 @@ def align(case: TestCase, facts: CodeFacts, spec: Spec,
     al.strict_codes = sorted({code for c in facts.checks if not c.permissive for code in c.codes})
     al.endpoint_fields = set().union(*(endpoint_fields(ep) for ep in documented))
     vocabulary = set().union(*(endpoint_fields(ep) for ep in spec.endpoints)) | _keys(
-        spec.error_format)
+        spec.error_format) | _record_ids(spec)
     for code in facts.status_codes:
         al.codes[code] = "open" if al.unverifiable else _code_kind(code, documented)
     for name in facts.fields:
@@ -154,6 +154,18 @@ def _code_kind(code: int, documented: list[Endpoint]) -> str:
         if not same_class and code in usual:
             return "conventional"
     return "no"
+
+
+def _record_ids(spec: Spec) -> set[str]:
+    """Ids a document implies by addressing records as `/movies/{movie_id}`: `movie_id`, and
+    `id` for the record's own field, even when it shows no response body."""
+    out: set[str] = set()
+    for ep in spec.endpoints:
+        for name in re.findall(r"\{([^{}]+)\}", ep.path):
+            out.add(name)
+            if name == "id" or name.endswith(("_id", "Id")):
+                out.add("id")
+    return out
 
 
 def _field_kind(name: str, endpoint: set[str], vocabulary: set[str], facts: CodeFacts) -> str:

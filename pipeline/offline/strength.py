@@ -43,31 +43,33 @@ WRITES = ("POST", "PUT", "PATCH", "DELETE")
 def transitions(facts: CodeFacts) -> list[tuple[str, int, int]]:
     """Side effects seen through a later request: the same endpoint answered with a different
     exact status after a write in between (`GET /me` 200, logout, `GET /me` 401; a 404 after
-    a delete). Each is (endpoint, status before, status after). A status check belongs to the
-    request on its line or the closest request before it."""
+    a delete; a refused delete, then the same delete allowed: the record survived). Each is
+    (endpoint, status before, status after). A status check belongs to the request on its
+    line or the closest request before it; one of one class (`in (401, 403)`) counts when the
+    two sets share no code."""
     reqs = [r for r in facts.requests if r.path]
     if len(reqs) < 2:
         return []
-    strict = sorted((c for c in facts.checks if c.codes and not c.permissive and
-                     len(c.codes) == 1), key=lambda c: c.line)
-    status: dict[int, int] = {}
+    strict = sorted((c for c in facts.checks if c.codes and not c.permissive),
+                    key=lambda c: c.line)
+    status: dict[int, tuple[int, ...]] = {}
     for check in strict:
         owner = max((i for i, r in enumerate(reqs) if r.line <= check.line), default=None)
         if owner is not None and owner not in status:
-            status[owner] = check.codes[0]
+            status[owner] = check.codes
     out = []
     for i, first in enumerate(reqs):
         for j in range(i + 1, len(reqs)):
             later = reqs[j]
             if (first.method == "DELETE" and later.method == "GET" and later.path == first.path
-                    and status.get(j) in (404, 410)):
-                out.append((f"GET {later.path}", status.get(i, 0), status[j]))  # gone
+                    and set(status.get(j, ())) and set(status[j]) <= {404, 410}):
+                out.append((f"GET {later.path}", status.get(i, (0,))[0], status[j][0]))  # gone
                 continue
             if (later.method, later.path) != (first.method, first.path):
                 continue
             wrote = any(r.method in WRITES for r in reqs[i + 1:j]) or first.method == "DELETE"
-            if wrote and i in status and j in status and status[i] != status[j]:
-                out.append((f"{first.method} {first.path}", status[i], status[j]))
+            if wrote and i in status and j in status and set(status[i]).isdisjoint(status[j]):
+                out.append((f"{first.method} {first.path}", status[i][0], status[j][0]))
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -93,4 +94,46 @@ def parse_curls(lines: list[str]) -> list[Curl]:
         if method is None:
             method = "POST" if data is not None else "GET"
         found.append(Curl(method, url, start, tuple(headers), data))
+    return found
+
+
+_HTTPIE = re.compile(r"(?:^|[\s$>`(])(https?\s+(?:[A-Z]+\s+)?(?:https?://|localhost|127\.0\.0\.1"
+                     r"|0\.0\.0\.0|:\d+/).*)$")
+_HTTPIE_FIELD = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)(?P<op>:=|==|=|:)(?P<value>.*)$", re.S)
+
+
+def parse_httpie(lines: list[str]) -> list[Curl]:
+    """Every HTTPie command (`http [METHOD] URL [Header:value] [field=value] [field:=json]`)
+    in these lines; the body is the JSON object its fields make, the method GET, or POST
+    when fields are sent (HTTPie's own defaults)."""
+    found: list[Curl] = []
+    for index, line in enumerate(lines):
+        m = _HTTPIE.search(line)
+        if not m:
+            continue
+        toks = _tokens(m.group(1).split("`", 1)[0])[1:]
+        method = None
+        if toks and re.fullmatch(r"[A-Z]+", toks[0]):
+            method, toks = toks[0], toks[1:]
+        if not toks:
+            continue
+        url, headers, fields = toks[0], [], {}
+        for tok in toks[1:]:
+            item = _HTTPIE_FIELD.match(tok)
+            if item is None or tok.startswith("-"):
+                continue
+            key, op, value = item.group("key"), item.group("op"), item.group("value")
+            if op == ":":
+                headers.append(f"{key}: {value.strip()}")
+            elif op == "=":  # a bare whole number is the document's number (`year=2018`)
+                fields[key] = int(value) if re.fullmatch(r"-?[1-9]\d{0,8}", value) else value
+            elif op == ":=":
+                try:
+                    fields[key] = json.loads(value)
+                except ValueError:
+                    fields[key] = value
+        if not method:
+            method = "POST" if fields else "GET"
+        data = json.dumps(fields) if fields else None
+        found.append(Curl(method.upper(), url, index, tuple(headers), data))
     return found

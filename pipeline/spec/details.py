@@ -15,7 +15,7 @@ from http import HTTPStatus
 from typing import Any
 
 from pipeline.records import Param
-from pipeline.spec.curl import parse_curls
+from pipeline.spec.curl import parse_curls, parse_httpie
 from pipeline.spec.inline import (
     backticked_codes,
     default_required,
@@ -221,7 +221,7 @@ class _Reader:
             self.paragraph = joined(block.text)
             if not self._bullet_params(block) and lines and lines[-1]:
                 self.label = lines[-1]
-            for c in parse_curls(lines):
+            for c in parse_curls(lines) + parse_httpie(lines):
                 self._curl(c.headers, c.data)
             if not _RESPONSE_LINE.match(lines[0] if lines else ""):
                 # "Output: an HTML page with a form field `choice`" names no request parameter
@@ -335,7 +335,7 @@ class _Reader:
         if leak_reason(block) is not None:
             return
         text = block.text.strip()
-        curls = parse_curls(text.split("\n"))
+        curls = parse_curls(text.split("\n")) or parse_httpie(text.split("\n"))
         for c in curls:
             self._curl(c.headers, c.data)
         if curls:

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pipeline.spec.curl import parse_curls
+from pipeline.spec.curl import parse_curls, parse_httpie
 from pipeline.spec.leaks import leak_reason
 from pipeline.spec.markdown import Block, code_line_number, plain, plain_lines
 from pipeline.spec.paths import (
@@ -230,6 +230,8 @@ def _table(scan: _Scan, bi: int, block: Block, group: int) -> None:
             _generic(scan, cell, line, bi, "table", col0=c * 1000)
         if len(scan.mentions) == before:
             _table_row(scan, cells, line, bi, path_col, method_col)
+        if len(scan.mentions) == before:
+            _httpie(scan, list(cells), line, bi, "table")
         summary = next((c for c in cells if re.search(r"[A-Za-z\u4e00-\u9fff]{3}", c)
                         and not METHODS_ONLY_RE.match(c) and not TARGET_ONLY_RE.match(c)
                         and not ENDPOINT_RE.search(c)), "")
@@ -256,10 +258,24 @@ _OUTPUT_LABEL = re.compile(r"\b(?:output|prints?|you\s+(?:will\s+)?see|logs?|res
                            r"|输出|日志|结果", re.I)
 
 
+def _httpie(scan: _Scan, lines: list[str], line: int, bi: int, source: Source) -> bool:
+    """HTTPie commands (`http [METHOD] URL ...`): an endpoint each, like a method + path in
+    prose (the method is HTTPie's default when none is written). Line `line` + index."""
+    found = False
+    for c in parse_httpie(lines):
+        target = normalise_target(c.url)
+        if target is not None:
+            scan.mentions.append(Mention(c.method, target, line + c.line_index, 0, bi, source))
+            found = True
+    return found
+
+
 def _code(scan: _Scan, bi: int, block: Block, group: int) -> None:
     if leak_reason(block) is not None or _OUTPUT_LABEL.search(scan.label):
         return
     raw = block.text.split("\n")
+    if _httpie(scan, raw, code_line_number(block, 0), bi, "code"):
+        return
     curls = parse_curls(raw)
     if curls:
         for c in curls:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from pipeline.records import Endpoint, Param, Spec
 from pipeline.spec import docinfo, enrich
 from pipeline.spec.common_errors import apply_common_errors
+from pipeline.spec.curl import parse_httpie
 from pipeline.spec.details import Details, read_details
 from pipeline.spec.doc_formats import apply_time_format
 from pipeline.spec.endpoints import Mention, find_mentions
@@ -144,6 +146,11 @@ def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list
     named = _item_name(blocks, m)
     if named:
         return named
+    if m.source == "code" and m.block > 0 and blocks[m.block - 1].kind == "text":
+        # a command block shown under its own sentence ("To get a token we request")
+        said = [x for x in plain_lines(blocks[m.block - 1].text) if x.strip()]
+        if said and _LETTERS.search(said[-1]) and not ENDPOINT_RE.search(said[-1]):
+            return _clean_summary(_sentence(said[-1]))
     anchor = heading_of[m.block] if blocks[m.block].kind != "heading" else -1
     section_keys = set().union(*(k for b, k in keys_at.items() if heading_of[b] == anchor))
     if len(section_keys) > 1:
@@ -185,6 +192,13 @@ def _item_name(blocks: list[Block], m: Mention) -> str:
 def _table_details(m: Mention, d: Details) -> None:
     if not d.summary and m.summary:
         d.summary = _clean_summary(m.summary)
+    for cmd in (c for cell in m.row for c in parse_httpie([cell]) if c.method == m.method):
+        # the row's own command: its fields are the body, an Authorization header marks auth
+        if cmd.data is not None and d.request_example is None:
+            d.request_example = json.loads(cmd.data)
+        if any(re.match(r"\s*authorization\s*:", h, re.I) for h in cmd.headers) and \
+                d.auth_required is None:
+            d.auth_required = True
     for h, cell in zip(m.header, m.row, strict=False):
         if re.search(r"auth|protected|login|token|认证|鉴权|登录|权限", h, re.I):
             if re.fullmatch(r"\s*(?:no|none|false|public|-|—|✗|✘|×|否|无|不需要)\s*", cell, re.I):

@@ -103,3 +103,17 @@ def test_base_path_is_tried_when_the_client_carries_it():
     spec.endpoints = [e.model_copy(update={"path": "/api/v1" + e.path}) for e in spec.endpoints]
     assert find_endpoint(spec, Target("GET", "/items/3")).path == "/api/v1/items/{item_id}"
     assert find_endpoint(spec, Target("GET", "/api/v1/items")).path == "/api/v1/items"
+
+
+def test_a_class_range_does_not_assert_its_exclusive_bound():
+    """`200 <= code < 300` accepts any 2xx: 300 is the bound, not a status the test asserts
+    (the spec reviewer used to read it as an undocumented 300 and cap correctness)."""
+    facts = code_facts('''
+def test_x(base_url, session):
+    r = session.get(f"{base_url}/a")
+    assert 200 <= r.status_code < 300, r.text
+    assert r.status_code in (200, 300)
+''')
+    first, second = [c for c in facts.checks if c.kind == "status"]
+    assert first.codes == (200,) and not first.permissive
+    assert second.codes == (200, 300)  # a listed 300 is asserted

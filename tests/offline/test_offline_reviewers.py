@@ -318,3 +318,25 @@ def test_no_kill_changes_no_score_but_is_said(mutation, said):
     r = _with_mutation(S.GOOD, S.GOOD_REQUESTS, **mutation)
     assert scores(r) == full
     assert said in r.rationale
+
+
+def test_an_id_the_document_addresses_records_by_is_a_documented_field():
+    """`/movies/{movie_id}` implies records carry an id even when no body is shown; other
+    names stay undocumented."""
+    from pipeline.offline.facts import code_facts
+    from pipeline.records import Endpoint, Param, TestCase
+
+    spec = Spec(endpoints=[
+        Endpoint(method="POST", path="/movies/", request_example={"title": "Up"}),
+        Endpoint(method="GET", path="/movies/{movie_id}/",
+                 params=[Param(name="movie_id", location="path")])])
+    code = '''def test_x(base_url, session):
+    made = session.post(f"{base_url}/movies/", json={"title": "Up"})
+    got = session.get(f"{base_url}/movies/{made.json()['id']}/")
+    assert got.json()["id"] == made.json()["id"]
+    assert got.json()["rating"] == 5
+'''
+    case = TestCase(case_id="m::test_x", task_id="m", round=0, category="integration",
+                    name="test_x", code=code, endpoints=["GET /movies/{movie_id}/"])
+    al = review_spec.align(case, code_facts(code), spec, None)
+    assert al.fields["id"] == "known" and al.fields["rating"] == "no"

@@ -1,0 +1,131 @@
+"""The fallback's "called without a token" case, made to check behaviour, not only a code.
+
+When the document gives no error body, a refusal can still be checked by what it must not
+do and by a control call: a refused delete of a record the test created leaves the record
+there (the same delete with the token then succeeds; a service whose unauthenticated delete
+went through answers 404 to it); a refused clear of a collection leaves the test's record in
+the list; a refused create is followed by the same call with the token, which succeeds (a
+service refusing everyone fails it). Without a usable login the case stays the bare refusal.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.records import Endpoint, Spec, TestCase
+
+_PARAM = re.compile(r"\{([^{}]+)\}")
+_BODY = ("POST", "PUT", "PATCH")
+
+
+def refusal_codes(ep: Endpoint) -> tuple[int, ...]:
+    """The documented refusal (401 and/or 403), else either."""
+    return tuple(c for c in (401, 403) if c in ep.status_codes) or (401, 403)
+
+
+def refusal_doc(lines: list[str]) -> str:
+    """The docstring: what the case checks beyond the refusal, only when it does."""
+    if any(ln.startswith(("control =", "listed_after =", "read =")) for ln in lines):
+        return "Called without credentials, it is refused and changes nothing."
+    return "Called without credentials, it is refused."
+
+
+def without_token_lines(spec: Spec, ep: Endpoint,
+                        auth: bool) -> tuple[list[str], list[str]]:
+    """(refusal lines, control lines run after any unchanged-list check) of the no-token case
+    for a protected `ep` (`auth`: the conftest offers `auth_headers`)."""
+    from pipeline.offline import gen_fallback as fb  # the fallback's call writers (one home)
+
+    codes = refusal_codes(ep)
+    params = _PARAM.findall(ep.path)
+    if auth and ep.method == "DELETE" and len(params) == 1:
+        made = fb._created(spec, ep, auth, True)
+        if made is not None:
+            lines, bindings = made
+            url = fb._url(ep.path, bindings)
+            control = [fb._call("control", ep, url, True),
+                       fb._code_check("control", fb._success_codes(ep))]
+            return [*lines, fb._call("response", ep, url, False),
+                    fb._code_check("response", codes)], control
+    if auth and ep.method in ("PUT", "PATCH") and len(params) == 1:
+        kept = _kept_record(spec, ep)
+        if kept is not None:
+            return kept, []
+    if auth and ep.method == "DELETE" and not params:
+        kept = _kept_in_list(spec, ep)
+        if kept is not None:
+            return kept, []
+    url = fb._url(ep.path, {})
+    lines = [fb._call("response", ep, url, False, fb._body(ep)), fb._code_check("response", codes)]
+    if auth and ep.method == "POST" and not params and fb._body(ep) is not None:
+        return lines, [fb._call("control", ep, url, True, fb._body(ep)),
+                       fb._code_check("control", fb._success_codes(ep))]
+    return lines, []
+
+
+def _kept_record(spec: Spec, ep: Endpoint) -> list[str] | None:
+    """A refused update: the record the test created reads back with the values it had."""
+    from pipeline.offline import gen_fallback as fb
+
+    made = fb._created(spec, ep, True, True)
+    read = next((e for e in spec.endpoints if e.method == "GET" and e.path == ep.path), None)
+    body = fb._body(ep)
+    if made is None or read is None or not isinstance(body, fb.Unique):
+        return None
+    lines, bindings = made
+    url = fb._url(ep.path, bindings)
+    checks = [f"assert read.json()[{k!r}] == record[{k!r}]" for k in body.body]
+    return [*lines, fb._call("response", ep, url, False, body),
+            fb._code_check("response", refusal_codes(ep)),
+            fb._call("read", read, url, True), fb._code_check("read", fb._success_codes(read)),
+            "assert isinstance(record, dict) and isinstance(read.json(), dict), read.text",
+            *checks]
+
+
+def _kept_in_list(spec: Spec, ep: Endpoint) -> list[str] | None:
+    """A refused clear: the record the test created first is still listed, the list unchanged."""
+    from pipeline.offline import gen_fallback as fb
+
+    create = next((e for e in spec.endpoints if e.method == "POST" and e.path == ep.path), None)
+    listing = next((e for e in spec.endpoints if e.method == "GET" and e.path == ep.path), None)
+    if create is None or listing is None or fb._body(create) is None:
+        return None
+    url = fb._url(ep.path, {})
+    listed = fb._success_codes(listing)
+    return [fb._call("created", create, url, True, fb._body(create)),
+            fb._code_check("created", fb._success_codes(create)),
+            fb._call("listed_before", listing, url, True), fb._code_check("listed_before", listed),
+            fb._call("response", ep, url, False), fb._code_check("response", refusal_codes(ep)),
+            fb._call("listed_after", listing, url, True), fb._code_check("listed_after", listed),
+            "assert listed_after.json() == listed_before.json()"]
+
+
+MAX_EXTRA = 3
+
+
+def no_token_cases(task_id: str, spec: Spec, cases: list[TestCase], auth: bool) -> list[TestCase]:
+    """No-token cases for protected writes that other templates cover but no case calls
+    without a token (at most MAX_EXTRA, in document order): a write that forgets its auth
+    check passes every case that sends one."""
+    from pipeline.offline import gen_fallback as fb
+
+    refused = {key for c in cases if "without_token" in c.name or "_401" in c.name
+               for key in c.endpoints}
+    names = {c.name for c in cases}
+    out: list[TestCase] = []
+    for ep in spec.endpoints:
+        key = fb.endpoint_key(ep)
+        if (len(out) >= MAX_EXTRA or ep.auth_required is not True or ep.method == "GET"
+                or key in refused):
+            continue
+        name = f"test_{fb._slug(ep)}_without_token"
+        if name in names:
+            continue
+        refusal, control = without_token_lines(spec, ep, auth)
+        lines = fb._unchanged(spec, ep, auth, refusal) + control
+        doc = refusal_doc(lines)
+        out.append(TestCase(case_id=f"{task_id}::{name}", task_id=task_id, round=0,
+                            category="error_handling", name=name,
+                            code=fb._function(name, doc, lines), endpoints=[key],
+                            origin="generated", author=fb.AUTHOR))
+    return out
