@@ -2,17 +2,19 @@
 
     .venv/bin/python bench/providers.py [--latency-ms 300] [--concurrency 32] [--waves 20]
                                         [--error-rate 0] [--task todo-tasks]
+                                        [--worker-process-from N]
 
-The fake server (pipeline/llm/fake_server) runs in its own process with a set latency (and
-optional seeded 429/500/malformed errors); the real SDKs, the client wrapper (cache, retries,
-per-provider limits, ledger in a fresh SQLite store) and `stages.round_calls.review_round` run
-here, over `waves` x (total concurrency) review calls of distinct cases (every call a cache
+The fake server (pipeline/llm/fake_server) runs as one process per provider with a set
+latency (and optional seeded 429/500/malformed errors); the real SDKs, the client wrapper
+(cache, retries, per-provider limits, ledger in a fresh SQLite store) and
+`stages.round_calls.review_round` run here, over `waves` x (total concurrency) review calls of distinct cases (every call a cache
 miss). Figures, one JSON object on the last line:
 - `reviews_per_s` and `ratio_to_ideal`: achieved ÷ (total concurrency ÷ latency), the bound
   no client can beat (each call holds a slot for at least the latency);
-- `overhead_ms_per_review`: this process's CPU time per review at zero latency (SDK, prompt
-  rendering, validation, ledger), and the wall time per review there; `client_cpu_cores`
-  (CPU seconds per second of the loaded run) and the machine's load: at 320 calls/s the SDKs
+- `overhead_ms_per_review`: the client's CPU time per review at zero latency (SDK, prompt
+  rendering, validation, ledger; this process and its provider worker processes, see
+  `pipeline/llm/workers.py`), and the wall time per review there; `client_cpu_cores` (CPU
+  seconds per second of the loaded run) and the machine's load: at 320 calls/s the SDKs
   alone need most of a core, so a busy machine caps the ratio before the client does;
 - `input_tokens_per_review` with the shared-prefix layout (system message: document, rubric;
   marked for caching) and without it (the same text as one message), each as total and as the
@@ -47,6 +49,17 @@ from pipeline.stages.round_calls import RoundContext, review_round  # noqa: E402
 from pipeline.store import Store  # noqa: E402
 
 
+def proc_cpu_s(pid: int | None) -> float:
+    """A process's CPU seconds so far (Linux /proc; 0 elsewhere or when it is gone)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class FakeServer:
     """`python -m pipeline.llm.fake_server` as a child process; its env points the SDKs."""
 
@@ -61,12 +74,7 @@ class FakeServer:
         self.env: dict[str, str] = json.loads(line)["env"]
 
     def cpu_s(self) -> float:
-        """The server process's CPU seconds so far (Linux /proc; 0 elsewhere)."""
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return proc_cpu_s(self.proc.pid)
 
     def __enter__(self) -> FakeServer:
         return self
@@ -79,6 +87,35 @@ class FakeServer:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+# Each SDK reads its base URL from its own variable: one server process per provider.
+_BASE_VARS = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL",
+              "gemini": "GOOGLE_GEMINI_BASE_URL"}
+
+
+class FakeServers:
+    """One fake server process per provider: 96 connections on one Python server would
+    measure that server's GIL (its replies queue behind each other), not the client."""
+
+    def __init__(self, providers: set[str], latency_ms: float, error_rate: float,
+                 seed: int) -> None:
+        self.servers = {p: FakeServer(latency_ms, error_rate, seed + i)
+                        for i, p in enumerate(sorted(providers))}
+        first = next(iter(self.servers.values()))
+        self.env = dict(first.env)
+        for provider, server in self.servers.items():
+            self.env[_BASE_VARS[provider]] = server.env[_BASE_VARS[provider]]
+
+    def cpu_s(self) -> float:
+        return sum(s.cpu_s() for s in self.servers.values())
+
+    def __enter__(self) -> FakeServers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for server in self.servers.values():
+            server.__exit__(*exc)
 
 
 class FlatLayout(LLMBackend):
@@ -118,9 +155,16 @@ def run(env: dict[str, str], settings: LLMSettings, cases: list[TestCase], spec:
             backend = FlatLayout(backend.client, settings)
         ctx = RoundContext(spec, readme, "train", rubric, rubric.routing,
                            backend.reviewer_count)
-        cpu, wall = time.process_time(), time.perf_counter()
+        # the client's CPU: this process and its provider worker processes, if any
+        workers = [getattr(p, "pid", None) for p in backend.client.providers.values()]
+        cpu_now = lambda: time.process_time() + sum(proc_cpu_s(w) for w in workers)  # noqa: E731
+        cpu, wall = cpu_now(), time.perf_counter()
         decided = review_round(cases, ctx, backend, store)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        wall, cpu = time.perf_counter() - wall, cpu_now() - cpu
+        for provider in backend.client.providers.values():
+            close = getattr(provider, "close", None)
+            if close is not None:
+                close()
         failed = sum(1 for _, _, reviews, _ in decided for r in reviews if r.scores is None)
         row = query(store, "SELECT COUNT(*) AS n, SUM(tokens_in) AS tin, "
                            "SUM(tokens_cached) AS tc FROM llm_calls "
@@ -141,20 +185,26 @@ def main() -> int:
     parser.add_argument("--error-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--task", default="todo-tasks", help="a bundled task under data/raw")
+    parser.add_argument("--worker-process-from", type=int, default=None,
+                        help="the [llm] setting (default: its default); 0 keeps every SDK "
+                             "call in this process")
     args = parser.parse_args()
     readme_path = ROOT / "data" / "raw" / args.task / "README.md"
     readme, spec = readme_path.read_text(encoding="utf-8"), load_spec(readme_path)
+    extra = ({} if args.worker_process_from is None
+             else {"worker_process_from": args.worker_process_from})
     settings = LLMSettings(concurrency=dict.fromkeys(PROVIDERS, args.concurrency),
-                           backoff_max_s=2.0)
+                           backoff_max_s=2.0, **extra)
     used = {split_ref(r)[0] for r in settings.reviewers}
     total = sum(settings.limit(p) for p in used)
     per_case = len(settings.reviewers)
     count = max(1, args.waves * total // per_case)
 
-    with FakeServer(args.latency_ms, args.error_rate, args.seed) as server:
-        before = server.cpu_s()
-        loaded = run(server.env, settings, cases_for(args.task, spec, count, "t"), spec, readme)
-        server_cpu = server.cpu_s() - before
+    with FakeServers(used, args.latency_ms, args.error_rate, args.seed) as servers:
+        before = servers.cpu_s()
+        loaded = run(servers.env, settings, cases_for(args.task, spec, count, "t"), spec,
+                     readme)
+        server_cpu = servers.cpu_s() - before
     rate = loaded["reviews"] / loaded["wall_s"]
     ideal = total / (args.latency_ms / 1000) if args.latency_ms > 0 else float("inf")
     print(f"latency {args.latency_ms:.0f} ms, concurrency {args.concurrency} x {len(used)} "
@@ -162,7 +212,7 @@ def main() -> int:
           f"{rate:.1f}/s (ideal {ideal:.1f}/s), failed {loaded['failed']}")
 
     small = max(1, 3 * total // per_case)  # three waves at zero latency
-    with FakeServer(0.0, 0.0, args.seed) as server:
+    with FakeServers(used, 0.0, 0.0, args.seed) as server:
         zero = run(server.env, settings, cases_for(args.task, spec, small, "z"), spec, readme)
         flat = run(server.env, settings, cases_for(args.task, spec, small, "f"), spec, readme,
                    flat=True)

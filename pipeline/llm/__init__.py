@@ -4,7 +4,8 @@ and the cost ledger (see docs/design.md "Providers").
 Entry points for the CLI:
 - `settings.load_llm_settings()`, `settings.resolve_mode(...)`, `settings.mode_banner(...)`
 - `make_providers(settings)`: the SDK adapters of every configured provider (keys and base
-  URLs from each SDK's own environment variables)
+  URLs from each SDK's own environment variables); a provider with `worker_process_from` or
+  more calls in flight makes them in a child process (`workers.ProviderWorker`)
 - `make_backend(store, settings, batch=False)`: an `LLMBackend` ready for `BuildOptions`
 - `ledger.ledger_summary(store)`, `ledger.format_ledger(summary)` for `repogenesis ledger`
 """
@@ -33,7 +34,14 @@ def make_providers(settings: LLMSettings) -> dict[str, Provider]:
     for provider in providers.values():
         provider.warm()  # type: ignore[attr-defined]
         rehearse(provider)
-    return providers
+    from pipeline.llm.client import pool_width
+    from pipeline.llm.workers import ProviderWorker, use_workers
+
+    # started here, warmed up in the background: calls run in this process until then
+    workers = {name: ProviderWorker(provider, threads=pool_width(settings.limit(name)))
+               for name, provider in providers.items()
+               if use_workers(settings.limit(name), settings.worker_process_from)}
+    return {**providers, **workers}
 
 
 def make_backend(store: Store, settings: LLMSettings, *, batch: bool = False) -> LLMBackend:

@@ -153,3 +153,19 @@ def test_server_binds_loopback_only():
         assert server.env()["OPENAI_BASE_URL"].endswith("/v1")
     with pytest.raises(AssertionError):
         _ = server.port
+
+
+def test_a_request_cut_short_by_a_vanished_client_is_not_a_protocol_error() -> None:
+    import socket
+    import time
+
+    with FakeProviderServer() as fake:
+        with socket.create_connection(("127.0.0.1", fake.port)) as sock:
+            sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                         b"content-type: application/json\r\ncontent-length: 100\r\n\r\n"
+                         b'{"model": ')
+        deadline = time.monotonic() + 10
+        while not fake.cut and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert [r.problems for r in fake.cut] == [["body cut short: 10 of 100 bytes"]]
+        assert fake.invalid == [] and fake.calls() == []

@@ -15,7 +15,7 @@ from .faults import Fault
 class Recorded:
     index: int
     provider: str
-    endpoint: str  # call | batch | file
+    endpoint: str  # call | batch | file | cut (body cut short: the client went away)
     method: str
     path: str
     headers: dict[str, str]  # auth header values are replaced by "<present>"

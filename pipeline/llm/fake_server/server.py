@@ -133,8 +133,16 @@ class FakeProviderServer:
 
     @property
     def invalid(self) -> list[Recorded]:
+        """Requests that broke their protocol (not the ones cut short by a client that went
+        away mid-request: see `cut`)."""
         with self._lock:
-            return [r for r in self.requests if r.problems]
+            return [r for r in self.requests if r.problems and r.endpoint != "cut"]
+
+    @property
+    def cut(self) -> list[Recorded]:
+        """Requests whose body never fully arrived (the client was killed or hung up)."""
+        with self._lock:
+            return [r for r in self.requests if r.endpoint == "cut"]
 
     def reset(self) -> None:
         with self._lock:
@@ -223,6 +231,12 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self, method: str) -> None:
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length) if length else b""
+        if len(raw) < length:  # the client went away mid-request (e.g. a killed build)
+            self.fake.record(Recorded(
+                index=0, provider="", endpoint="cut", method=method, path=self.path,
+                headers={}, body=None, problems=[f"body cut short: {len(raw)} of {length} bytes"]))
+            self.close_connection = True
+            return
         headers = {k.lower(): v for k, v in self.headers.items()}
         split = urlsplit(self.path)
         if "key=" in (split.query or "") and "x-goog-api-key" not in headers:
