@@ -7,8 +7,8 @@
 The fake server (pipeline/llm/fake_server) runs as one process per provider with a set
 latency (and optional seeded 429/500/malformed errors); the real SDKs, the client wrapper
 (cache, retries, per-provider limits, ledger in a fresh SQLite store) and
-`stages.round_calls.review_round` run here, over `waves` x (total concurrency) review calls of distinct cases (every call a cache
-miss). Figures, one JSON object on the last line:
+`stages.round_calls.review_round` run here, over `waves` x (total concurrency) review calls
+of distinct cases (every call a cache miss). Figures, one JSON object on the last line:
 - `reviews_per_s` and `ratio_to_ideal`: achieved ÷ (total concurrency ÷ latency), the bound
   no client can beat (each call holds a slot for at least the latency);
 - `overhead_ms_per_review`: the client's CPU time per review at zero latency (SDK, prompt
