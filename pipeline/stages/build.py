@@ -26,7 +26,7 @@ from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
 from pipeline.stages.existing import existing_cases, existing_conftest
 from pipeline.stages.human import beyond_generated, generated_kills, is_human
-from pipeline.stages.jobs import Running, no_running, run_jobs
+from pipeline.stages.jobs import Running, no_running, run_jobs, stopping
 from pipeline.stages.limits import RunLimits
 from pipeline.stages.mutate import awaits_mutants, mutate_round
 from pipeline.stages.published_check import check_published_suite, oracle_runner
@@ -213,6 +213,8 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     try:
         counts = run_loop(task, item.spec, split, digest, rubric, options, store, report)
     except (ServiceError, EnvError) as exc:
+        if stopping():  # Ctrl-C ended its services: interrupted (state stays), not failed
+            raise
         store.upsert_task(task.id, state="failed", error=str(exc))
         report(task.id, f"failed: {exc}")
         return TaskResult(task.id, "failed", split, str(exc))

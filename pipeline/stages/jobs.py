@@ -8,8 +8,10 @@ own rows and every task reads only its own, so a task's output does not depend o
 beside it. Results come back in the order the tasks were given, whatever order they finish in.
 
 The workers are daemon threads: on Ctrl-C or SIGTERM the main thread stops handing out tasks,
-ends every service still running (their tasks then stop at their next step) and leaves; a
-killed task resumes on the next build like a serial one.
+marks the run as stopping (`stopping()`), ends every service still running (their tasks then
+stop at their next step: a service error while stopping is the interruption, not the task's
+failure, so the task stays `running` with a dead runner and shows as interrupted) and leaves;
+an interrupted task resumes on the next build like a serial one.
 """
 
 from __future__ import annotations
@@ -27,6 +29,14 @@ R = TypeVar("R")
 Running = Callable[[str, bool], None]  # (task id, started: True / finished: False)
 
 
+_STOPPING = threading.Event()
+
+
+def stopping() -> bool:
+    """Whether the running `run_jobs` was interrupted (Ctrl-C / SIGTERM in the main thread)."""
+    return _STOPPING.is_set()
+
+
 def no_running(task_id: str, started: bool) -> None:
     return None
 
@@ -40,6 +50,7 @@ def run_jobs(items: Sequence[T], work: Callable[[T], R], jobs: int, *,
     """
     if jobs < 1:
         raise ValueError(f"--jobs is {jobs}; give 1 or more")
+    _STOPPING.clear()
     if jobs == 1 or len(items) <= 1:
         return [_one(item, work, name, running) for item in items]
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()
@@ -63,14 +74,15 @@ def run_jobs(items: Sequence[T], work: Callable[[T], R], jobs: int, *,
 
     threads = [threading.Thread(target=worker, name=f"build-job-{i}", daemon=True)
                for i in range(min(jobs, len(items)))]
-    for thread in threads:
-        thread.start()
     try:
+        for thread in threads:
+            thread.start()
         for thread in threads:
             while thread.is_alive():
                 thread.join(timeout=0.5)  # short joins keep Ctrl-C responsive
     except BaseException:
         stop.set()
+        _STOPPING.set()  # before the services end: their tasks must see why
         kill_all()  # the running tasks' services; their threads die with the process
         raise
     if errors:

@@ -240,3 +240,30 @@ def test_a_killed_build_shows_interrupted_and_a_removed_task_is_not_published(
     assert "other" not in (data / "train" / "index.jsonl").read_text()
     status = json.loads(cli("status", "--json", "--data", str(data)).stdout)["tasks"]
     assert status["other"]["state"] == "removed"
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_parallel_build_leaves_every_running_task_interrupted(
+        tmp_path: Path, task_factory) -> None:
+    """With --jobs 2 Ctrl-C ends the services of both running tasks; neither is recorded as
+    failed (a service error while stopping is the interruption), both show interrupted."""
+    data = tmp_path / "data"
+    for task_id in ("left", "right"):
+        task_factory(data / "raw", task_id, free_port())
+    db = data / ".repogenesis" / "state.db"
+    build = subprocess.Popen([sys.executable, "-m", "pipeline", "build", "--data", str(data),
+                              "--jobs", "2"], cwd=ROOT,
+                             env={**os.environ, "REPOGENESIS_MUTATION_CAP": "0"},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until_running(db, "left", build)
+        wait_until_running(db, "right", build)
+        build.send_signal(signal.SIGINT)
+        assert build.wait(timeout=60) != 0
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.wait()
+    status = json.loads(cli("status", "--json", "--data", str(data)).stdout)["tasks"]
+    assert {t: status[t]["state"] for t in ("left", "right")} == \
+        {"left": "interrupted", "right": "interrupted"}

@@ -115,3 +115,34 @@ def test_progress_shows_a_line_per_running_task() -> None:
     assert [t.description for t in bars.progress.tasks].count("alpha") == 0
     assert "beta" in [t.description for t in bars.progress.tasks]
     bars.progress.refresh()  # renders with the note column without a missing-field error
+
+
+def test_ctrl_c_marks_the_run_stopping_before_the_running_tasks_fail() -> None:
+    """A task whose services Ctrl-C ended must see `stopping()` (and so stay interrupted,
+    not be recorded as failed); a later run starts afresh."""
+    import signal
+
+    from pipeline.stages.jobs import stopping
+
+    started = threading.Barrier(2, timeout=30)
+    seen: list[bool] = []
+    observed = threading.Event()
+
+    def work(n: int) -> int:
+        started.wait()
+        if n == 0:
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C: handled in the main thread
+        else:
+            deadline = threading.Event()
+            for _ in range(600):
+                if stopping():
+                    break
+                deadline.wait(0.05)
+            seen.append(stopping())
+            observed.set()
+        return n
+
+    with pytest.raises(KeyboardInterrupt):
+        run_jobs([0, 1], work, 2)
+    assert observed.wait(30) and seen == [True]
+    assert run_jobs([2], lambda n: (stopping(), n), 2) == [(False, 2)]
