@@ -35,6 +35,7 @@ from pipeline.execution import (
 from pipeline.execution.budget import cpu_slot
 from pipeline.execution.ports import free_port
 from pipeline.languages import get_language
+from pipeline.suite_runs import merge_runs, suite_groups
 from pipeline.tasks import load_task
 
 from .operators import Mutant
@@ -91,9 +92,22 @@ class Settings:
 
 
 def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun, float]:
-    """Start `oracle` on a free port and run the suite against it (retries a taken port).
+    """Run the suite against `oracle`, each group of it (`suite_runs`: human files alone, as
+    their authors ran them) against a fresh start. Returns the merged run and how long the
+    service took to answer the first time."""
+    runs: list[TestRun] = []
+    ready: list[float] = []
+    for group in suite_groups(settings.suite_dir):
+        run, ready_s = _run_group(oracle, settings, log_path, group)
+        runs.append(run)
+        ready.append(ready_s)
+    return merge_runs(runs), ready[0]
 
-    Returns the run and how long the service took to answer."""
+
+def _run_group(oracle: Path, settings: Settings, log_path: Path,
+               group: tuple[str, ...]) -> tuple[TestRun, float]:
+    """Start `oracle` on a free port and run one group of the suite against it (retries a
+    taken port). Returns the run and how long the service took to answer."""
     for attempt in range(3):
         # The CPU slot before the port (see `execution.budget`): the wait for a slot can be
         # longer than a port stays reserved.
@@ -107,7 +121,7 @@ def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun
                     # hold the suite's readiness check for its full half minute.
                     return run_pytest(settings.suite_dir, service.base_url,
                                       settings.suite_timeout_s, python=settings.python,
-                                      env={"SERVICE_WAIT_S": "10"}), ready
+                                      env={"SERVICE_WAIT_S": "10"}, extra_args=group), ready
             except ServiceError as exc:
                 if exc.kind != "port_in_use" or attempt == 2:
                     raise
