@@ -55,6 +55,14 @@ def suite_groups(suite: Path) -> list[Group]:
     return groups
 
 
+def file_groups(tests_dir: Path) -> list[Group]:
+    """A raw task's own tests/ (human files only, at any depth): each file alone, in path
+    order, as the selection arguments of `suite_groups`."""
+    tests_dir = tests_dir.resolve()
+    files = sorted(p for p in tests_dir.rglob("test_*.py") if "__pycache__" not in p.parts)
+    return [tuple(f"--ignore={other}" for other in files if other != path) for path in files]
+
+
 def run_groups(suite: Path, run_one: Callable[[Group], TestRun]) -> list[TestRun]:
     """Each group of `suite` run by `run_one` (which starts a fresh service for it)."""
     return [run_one(group) for group in suite_groups(suite)]

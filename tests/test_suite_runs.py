@@ -211,3 +211,19 @@ def test_evaluate_runs_the_published_human_files_as_their_authors_ran_them(
     assert {t["id"]: t["outcome"] for t in result["tests"]} == \
         {c.case_id: "passed" for c in cases}
     assert result["pass_at_1"] == 1
+
+
+def test_a_raw_tests_folder_runs_file_by_file(tmp_path: Path) -> None:
+    from pipeline.suite_runs import file_groups
+
+    raw = tmp_path / "tests"
+    (raw / "sub").mkdir(parents=True)
+    for name in ("conftest.py", "test_b.py", "test_a.py", "sub/test_c.py", "helpers.py"):
+        (raw / name).write_text("")
+    a, b, c = (raw.resolve() / n for n in ("sub/test_c.py", "test_a.py", "test_b.py"))
+    assert file_groups(raw) == [(f"--ignore={b}", f"--ignore={c}"),
+                                (f"--ignore={a}", f"--ignore={c}"),
+                                (f"--ignore={a}", f"--ignore={b}")]
+    (raw / "test_a.py").unlink()
+    (raw / "test_b.py").unlink()
+    assert file_groups(raw) == [()]  # one file: the folder as it is
