@@ -92,8 +92,15 @@ class Settings:
 
 
 def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun, float]:
+    """The merged run of `run_suite_groups` and how long the service took to answer first."""
+    runs, ready_s = run_suite_groups(oracle, settings, log_path)
+    return merge_runs(runs), ready_s
+
+
+def run_suite_groups(oracle: Path, settings: Settings,
+                     log_path: Path) -> tuple[list[TestRun], float]:
     """Run the suite against `oracle`, each group of it (`suite_runs`: human files alone, as
-    their authors ran them) against a fresh start. Returns the merged run and how long the
+    their authors ran them) against a fresh start. Returns the groups' runs and how long the
     service took to answer the first time."""
     runs: list[TestRun] = []
     ready: list[float] = []
@@ -101,7 +108,7 @@ def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun
         run, ready_s = _run_group(oracle, settings, log_path, group)
         runs.append(run)
         ready.append(ready_s)
-    return merge_runs(runs), ready[0]
+    return runs, ready[0]
 
 
 def _run_group(oracle: Path, settings: Settings, log_path: Path,
@@ -154,14 +161,15 @@ def run_mutant(mutant: Mutant, oracle_dir: Path, settings: Settings, work_root: 
         (oracle / mutant.file).write_text(mutant.source, encoding="utf-8")
         log = work / "service.log"
         try:
-            run, _ = run_suite(oracle, settings, log)
+            runs, _ = run_suite_groups(oracle, settings, log)
         except ServiceError as exc:
             text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
             build_error = get_language(settings.language).build_error
             status = "invalid" if build_error and build_error.search(text) else "stillborn"
             return MutantResult(mutant.id, status, detail=str(exc)[:300],
                                 duration_s=round(time.monotonic() - started, 2))
-        return MutantResult(mutant.id, "ran", detected(run),
+        # per group: an aborted group credits its own tests only
+        return MutantResult(mutant.id, "ran", sorted({n for r in runs for n in detected(r)}),
                             duration_s=round(time.monotonic() - started, 2))
     finally:
         shutil.rmtree(work, ignore_errors=True)
