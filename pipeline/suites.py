@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline.offline.conftest_template import render_conftest
@@ -38,10 +38,21 @@ class SuiteSources:
 
     conftest: str
     existing_conftest: str | None = None
+    # "module::node name" of the task's human-written tests in the order their files hold
+    # them: they run in that order, as their authors ran them (see `suite_runs`)
+    human_order: tuple[str, ...] = ()
 
     def with_hooks(self, hooks: str) -> SuiteSources:
         """The same sources with `hooks` appended to the shared conftest (execution only)."""
-        return SuiteSources(self.conftest + hooks, self.existing_conftest)
+        return replace(self, conftest=self.conftest + hooks)
+
+    def in_file_order(self, cases: list[TestCase]) -> list[TestCase]:
+        """Human-written cases in the order their file holds them (unknown ones last, by
+        name): the store and the published files otherwise sort them by id or name."""
+        index = {key: i for i, key in enumerate(self.human_order)}
+        last = len(index)
+        return sorted(cases, key=lambda c: (index.get(f"{c.module}::{c.node_name}", last),
+                                            c.node_name))
 
 
 def conftest_source(spec: Spec, port: int) -> str:
@@ -89,7 +100,8 @@ def case_file(case: TestCase) -> str:
 
 
 def _human_files(groups: dict[str, list[TestCase]], sources: SuiteSources) -> dict[str, str]:
-    files = {rel: existing_module_source(group) for rel, group in groups.items()}
+    files = {rel: existing_module_source(sources.in_file_order(group))
+             for rel, group in groups.items()}
     if groups and sources.existing_conftest:
         for rel in groups:
             files[str(Path(rel).parent / "conftest.py")] = sources.existing_conftest

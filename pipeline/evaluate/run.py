@@ -32,8 +32,10 @@ from pipeline.execution import (
     run_pytest,
     start_service,
 )
+from pipeline.execution.pytest_runner import TestRun
 from pipeline.languages import is_known, names
 from pipeline.routes import extract_routes, match_endpoints
+from pipeline.suite_runs import merge_runs, suite_groups
 
 from . import metrics
 from .workspace import WorkspaceError, find_start_script, workspace
@@ -167,12 +169,36 @@ def _deploy_and_test(task: TaskInfo, candidate: Path, script: str, result: dict[
                      startup_timeout_s: float, test_timeout_s: float, case_timeout_s: float,
                      cache_dir: Path | None) -> list[Any] | None:
     """Start the candidate and run the task's tests; fills the DSR fields of `result`.
+    Each group of the suite (`suite_runs`: human-written files alone, as their authors ran
+    them, as the oracle ran them in the build) gets a fresh copy and start of the candidate.
     Returns the per-test outcomes, or None when the service did not deploy."""
     try:
         env_bin = _env_bin(task, candidate, cache_dir)
     except EnvError as exc:
         result["dsr_reason"] = f"environment from requirements.txt failed: {exc}"
         return None
+    runs: list[TestRun] = []
+    alive: list[bool] = []
+    for i, group in enumerate(suite_groups(task.tests_dir)):
+        run = _run_group(task, candidate, script, result, group, first=i == 0, alive=alive,
+                         startup_timeout_s=startup_timeout_s, test_timeout_s=test_timeout_s,
+                         case_timeout_s=case_timeout_s, env_bin=env_bin)
+        if run is None and i == 0:
+            return None
+        if run is not None:
+            runs.append(run)
+    result["service_alive_after_tests"] = all(alive)
+    merged = merge_runs(runs) if runs else TestRun()
+    result["tests_timed_out"] = merged.timed_out
+    return merged.tests
+
+
+def _run_group(task: TaskInfo, candidate: Path, script: str, result: dict[str, Any],
+               group: tuple[str, ...], *, first: bool, alive: list[bool],
+               startup_timeout_s: float, test_timeout_s: float, case_timeout_s: float,
+               env_bin: Path | None) -> TestRun | None:
+    """One group of the suite against a fresh start of the candidate; None when it did not
+    start (the first start decides DSR; a later failed start leaves its tests not run)."""
     if not _port_free(task.port):
         raise PortBusyError(f"port {task.port} (task {task.id}'s port) is in use: stop what "
                             f"holds it, then evaluate again")
@@ -182,24 +208,27 @@ def _deploy_and_test(task: TaskInfo, candidate: Path, script: str, result: dict[
             try:
                 with start_service(ws.repo, task.port, env_bin, startup_timeout_s,
                                    log_path=ws.log_path) as service:
-                    result["dsr"] = True
-                    result["dsr_reason"] = (f"{script} answered HTTP on port {task.port} in "
-                                            f"{time.monotonic() - t0:.1f}s")
+                    if first:
+                        result["dsr"] = True
+                        result["dsr_reason"] = (f"{script} answered HTTP on port {task.port} "
+                                                f"in {time.monotonic() - t0:.1f}s")
                     run = run_pytest(task.tests_dir, service.base_url, test_timeout_s,
-                                     extra_args=(f"--timeout={case_timeout_s:g}",))
-                    result["service_alive_after_tests"] = service.alive()
-                    result["tests_timed_out"] = run.timed_out
-                    return run.tests
+                                     extra_args=(f"--timeout={case_timeout_s:g}", *group))
+                    alive.append(service.alive())
+                    return run
             except ServiceError as exc:
                 if exc.kind == "port_in_use":
                     raise PortBusyError(f"port {task.port} (task {task.id}'s port) is in use: "
                                         f"stop what holds it, then evaluate again") from None
-                reason = str(exc).replace(str(ws.repo.resolve()), str(candidate))
-                result["dsr_reason"] = f"{exc.kind}: {reason}"
-                result["service_log_tail"] = _tail(ws.log_path)
+                if first:
+                    reason = str(exc).replace(str(ws.repo.resolve()), str(candidate))
+                    result["dsr_reason"] = f"{exc.kind}: {reason}"
+                    result["service_log_tail"] = _tail(ws.log_path)
+                alive.append(False)
                 return None
     except WorkspaceError as exc:
-        result["dsr_reason"] = str(exc)
+        if first:
+            result["dsr_reason"] = str(exc)
         return None
 
 

@@ -35,6 +35,7 @@ from pipeline.execution import (
 from pipeline.execution.budget import cpu_slot
 from pipeline.execution.ports import free_port
 from pipeline.languages import get_language
+from pipeline.suite_runs import merge_runs, suite_groups
 from pipeline.tasks import load_task
 
 from .operators import Mutant
@@ -91,9 +92,29 @@ class Settings:
 
 
 def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun, float]:
-    """Start `oracle` on a free port and run the suite against it (retries a taken port).
+    """The merged run of `run_suite_groups` and how long the service took to answer first."""
+    runs, ready_s = run_suite_groups(oracle, settings, log_path)
+    return merge_runs(runs), ready_s
 
-    Returns the run and how long the service took to answer."""
+
+def run_suite_groups(oracle: Path, settings: Settings,
+                     log_path: Path) -> tuple[list[TestRun], float]:
+    """Run the suite against `oracle`, each group of it (`suite_runs`: human files alone, as
+    their authors ran them) against a fresh start. Returns the groups' runs and how long the
+    service took to answer the first time."""
+    runs: list[TestRun] = []
+    ready: list[float] = []
+    for group in suite_groups(settings.suite_dir):
+        run, ready_s = _run_group(oracle, settings, log_path, group)
+        runs.append(run)
+        ready.append(ready_s)
+    return runs, ready[0]
+
+
+def _run_group(oracle: Path, settings: Settings, log_path: Path,
+               group: tuple[str, ...]) -> tuple[TestRun, float]:
+    """Start `oracle` on a free port and run one group of the suite against it (retries a
+    taken port). Returns the run and how long the service took to answer."""
     for attempt in range(3):
         # The CPU slot before the port (see `execution.budget`): the wait for a slot can be
         # longer than a port stays reserved.
@@ -107,7 +128,7 @@ def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun
                     # hold the suite's readiness check for its full half minute.
                     return run_pytest(settings.suite_dir, service.base_url,
                                       settings.suite_timeout_s, python=settings.python,
-                                      env={"SERVICE_WAIT_S": "10"}), ready
+                                      env={"SERVICE_WAIT_S": "10"}, extra_args=group), ready
             except ServiceError as exc:
                 if exc.kind != "port_in_use" or attempt == 2:
                     raise
@@ -140,14 +161,15 @@ def run_mutant(mutant: Mutant, oracle_dir: Path, settings: Settings, work_root: 
         (oracle / mutant.file).write_text(mutant.source, encoding="utf-8")
         log = work / "service.log"
         try:
-            run, _ = run_suite(oracle, settings, log)
+            runs, _ = run_suite_groups(oracle, settings, log)
         except ServiceError as exc:
             text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
             build_error = get_language(settings.language).build_error
             status = "invalid" if build_error and build_error.search(text) else "stillborn"
             return MutantResult(mutant.id, status, detail=str(exc)[:300],
                                 duration_s=round(time.monotonic() - started, 2))
-        return MutantResult(mutant.id, "ran", detected(run),
+        # per group: an aborted group credits its own tests only
+        return MutantResult(mutant.id, "ran", sorted({n for r in runs for n in detected(r)}),
                             duration_s=round(time.monotonic() - started, 2))
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -24,7 +24,7 @@ from pipeline.spec import load_spec
 from pipeline.stages.coverage import no_accepted_reason
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
-from pipeline.stages.existing import existing_cases, existing_conftest
+from pipeline.stages.existing import existing_cases, existing_conftest, existing_order
 from pipeline.stages.human import beyond_generated, generated_kills, is_human
 from pipeline.stages.jobs import Running, no_running, run_jobs, stopping
 from pipeline.stages.limits import RunLimits
@@ -249,7 +249,7 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
         report(task.id, "refined the case(s) the Area Chair sent back")
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
     sources = SuiteSources(conftest_source(spec, task.config.port),
-                           existing_conftest(task.tests_dir))
+                           existing_conftest(task.tests_dir), existing_order(task.tests_dir))
     last = max((c.round for c in store.latest_cases(task.id)), default=0)
     max_rounds = routing_rules(rubric, options).max_refine_rounds
     for rnd in range(max(max_rounds, last) + 1):  # a chair's refine may go past it

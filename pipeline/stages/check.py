@@ -201,7 +201,6 @@ def check_runtime(task: RawTask, result: CheckResult, startup_timeout_s: float,
         EnvError,
         ServiceError,
         ensure_task_env,
-        run_pytest,
         start_service,
     )
 
@@ -219,20 +218,37 @@ def check_runtime(task: RawTask, result: CheckResult, startup_timeout_s: float,
             result.startup_s = round(time.monotonic() - started, 2)
             if to_probe:
                 check_probes(task, service.base_url, to_probe, result)
-            if run_tests and any(task.tests_dir.glob("**/test_*.py")):
-                run = run_pytest(task.tests_dir, service.base_url, test_timeout_s)
-                result.tests_total = len(run.tests)
-                result.tests_passed = sum(o.outcome == "passed" for o in run.tests)
-                if run.timed_out:
-                    result.warn(task.tests_dir, f"tests timed out after {test_timeout_s:g}s; "
-                                "make them faster or raise test_timeout_s")
-                for o in run.tests:
-                    if o.outcome in ("failed", "error"):
-                        first = (o.output.strip().splitlines() or [""])[-1][:200]
-                        result.warn(task.tests_dir, f"{o.nodeid} {o.outcome}s against the "
-                                    f"oracle ({first}); fix the test or the oracle")
+        if run_tests and any(task.tests_dir.glob("**/test_*.py")):
+            check_tests(task, env.bin if env else None, startup_timeout_s, test_timeout_s,
+                        result)
     except ServiceError as exc:
         result.error(task.start_script, str(exc))
+
+
+def check_tests(task: RawTask, env_bin: Path | None, startup_timeout_s: float,
+                test_timeout_s: float, result: CheckResult) -> None:
+    """The task's own tests, each file alone against a fresh oracle in file order, as their
+    authors ran them and as the build runs them (`suite_runs`); a failure is a warning."""
+    from pipeline.execution import TestRun, free_port, run_pytest, start_service
+    from pipeline.suite_runs import file_groups, merge_runs
+
+    def one(group: tuple[str, ...]) -> TestRun:
+        with start_service(task.oracle_dir, free_port(), env_bin,
+                           startup_timeout_s=startup_timeout_s) as service:
+            return run_pytest(task.tests_dir, service.base_url, test_timeout_s,
+                              extra_args=group)
+
+    run = merge_runs([one(group) for group in file_groups(task.tests_dir)])
+    result.tests_total = len(run.tests)
+    result.tests_passed = sum(o.outcome == "passed" for o in run.tests)
+    if run.timed_out:
+        result.warn(task.tests_dir, f"tests timed out after {test_timeout_s:g}s; "
+                    "make them faster or raise test_timeout_s")
+    for o in run.tests:
+        if o.outcome in ("failed", "error"):
+            first = (o.output.strip().splitlines() or [""])[-1][:200]
+            result.warn(task.tests_dir, f"{o.nodeid}: {o.outcome} against the "
+                        f"oracle ({first}); fix the test or the oracle")
 
 
 def check_task(

@@ -2,6 +2,8 @@
 
 Each case runs twice, each time against a freshly started oracle, the second time in reverse
 order, so a test that depends on leftover state or on its neighbours shows up as unstable.
+Human-written files run as their authors ran them: each against its own fresh oracle, in file
+order both times (`suite_runs`).
 The requests every test sent are logged by a hook appended to the execution copy of the
 conftest (the shipped conftest stays clean).
 """
@@ -16,9 +18,10 @@ from pathlib import Path
 from pipeline.execution import ServiceError, run_pytest, scratch_prefix, start_service
 from pipeline.execution.budget import cpu_slot
 from pipeline.execution.ports import free_port
-from pipeline.execution.pytest_runner import TestOutcome
+from pipeline.execution.pytest_runner import TestOutcome, TestRun
 from pipeline.records import Evidence, RunResult, TestCase
 from pipeline.stages.limits import RunLimits
+from pipeline.suite_runs import Group, merge_runs, run_groups
 from pipeline.suites import SuiteSources, execution_files, write_files
 
 REQUEST_LOG = "_repogenesis_requests.jsonl"
@@ -57,7 +60,9 @@ def pytest_runtest_setup(item):
 
 
 def pytest_collection_modifyitems(config, items):
-    if _rg_os.path.exists(_rg_os.path.join(_RG_DIR, "__FLAG__")):
+    # human-written files run in file order, as their authors ran them (see suite_runs)
+    if _rg_os.path.exists(_rg_os.path.join(_RG_DIR, "__FLAG__")) and not any(
+            item.nodeid.startswith("existing/") for item in items):
         items.reverse()
 '''.replace("__LOG__", REQUEST_LOG).replace("__FLAG__", REVERSE_FLAG)
 
@@ -112,20 +117,8 @@ def execute_cases(
                 flag.unlink(missing_ok=True)
             log = suite / REQUEST_LOG
             log.unlink(missing_ok=True)
-            # The slot first, then the port: a port is reserved for a while only, and the
-            # wait for a slot under `build --jobs N` can be longer.
-            with cpu_slot(), start_service(oracle_dir, free_port(), env_bin,
-                                           startup_timeout_s=limits.startup_timeout_s) as service:
-                # pytest-timeout fails a hanging case alone; the wall timeout is the backstop.
-                run = run_pytest(suite, service.base_url, limits.test_timeout_s,
-                                 extra_args=(f"--timeout={limits.case_timeout_s:g}",))
-                if not service.alive():
-                    last = (service.tail(1) or ["(no output)"])[-1][:200]
-                    raise ServiceError(
-                        f"{oracle_dir / 'start.sh'}: the oracle exited while the tests ran "
-                        f"(last log line: {last!r}); fix the oracle so it keeps serving",
-                        kind="died", path=oracle_dir / "start.sh",
-                    )
+            run = merge_runs(run_groups(suite, lambda group: _run_group(
+                oracle_dir, env_bin, suite, group, limits)))
             outcomes = run.by_id()
             for nodeid, case_id in nodeids.items():
                 results[case_id].append(_run_result(outcome_of(nodeid, outcomes), run.timed_out))
@@ -138,6 +131,26 @@ def execute_cases(
                  requests=sent[c.case_id])
         for c in cases
     ]
+
+
+def _run_group(oracle_dir: Path, env_bin: Path | None, suite: Path, group: Group,
+               limits: RunLimits) -> TestRun:
+    """One group of the suite (see `suite_runs`) against a freshly started oracle."""
+    # The slot first, then the port: a port is reserved for a while only, and the
+    # wait for a slot under `build --jobs N` can be longer.
+    with cpu_slot(), start_service(oracle_dir, free_port(), env_bin,
+                                   startup_timeout_s=limits.startup_timeout_s) as service:
+        # pytest-timeout fails a hanging case alone; the wall timeout is the backstop.
+        run = run_pytest(suite, service.base_url, limits.test_timeout_s,
+                         extra_args=(f"--timeout={limits.case_timeout_s:g}", *group))
+        if not service.alive():
+            last = (service.tail(1) or ["(no output)"])[-1][:200]
+            raise ServiceError(
+                f"{oracle_dir / 'start.sh'}: the oracle exited while the tests ran "
+                f"(last log line: {last!r}); fix the oracle so it keeps serving",
+                kind="died", path=oracle_dir / "start.sh",
+            )
+    return run
 
 
 _WORST_FIRST = ("failed", "error", "skipped", "passed")

@@ -118,3 +118,8 @@ def existing_cases(task_id: str, tests_dir: Path) -> list[TestCase]:
 def existing_conftest(tests_dir: Path) -> str | None:
     path = tests_dir / "conftest.py"
     return path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+
+
+def existing_order(tests_dir: Path) -> tuple[str, ...]:
+    """"module::node name" of every human-written test, in file order (`SuiteSources`)."""
+    return tuple(f"{c.module}::{c.node_name}" for c in existing_cases("_", tests_dir))

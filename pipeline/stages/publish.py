@@ -14,7 +14,7 @@ from pipeline.chair.apply import chair_summary, published_views, task_counts
 from pipeline.records import TestCase
 from pipeline.rubric import rubric_hash
 from pipeline.spec import spec_json
-from pipeline.stages.existing import existing_conftest
+from pipeline.stages.existing import existing_conftest, existing_order
 from pipeline.stages.mutate import suite_mutation
 from pipeline.stages.split import SPLITS, prune_outputs, write_index, write_task_output
 from pipeline.store import AreaChairDecision, Store
@@ -119,7 +119,7 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
         }
         out_dir = data_dir / row.split / row.id
         sources = SuiteSources(conftest_source(row.spec, task.config.port),
-                               existing_conftest(task.tests_dir))
+                               existing_conftest(task.tests_dir), existing_order(task.tests_dir))
         write_task_output(out_dir, task.readme, sources, cases, task_json)
         keep[row.id] = row.split
         rows[row.split].append(

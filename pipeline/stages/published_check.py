@@ -25,11 +25,15 @@ from pipeline.stages.execute import outcome_of
 from pipeline.stages.limits import RunLimits
 from pipeline.stages.publish import accepted_cases
 from pipeline.store import Store
+from pipeline.suite_runs import Group, merge_runs, run_groups
 from pipeline.suites import SuiteSources, case_file, is_human_module, shipped_files, write_files
 
 MAX_PASSES = 3  # each pass drops the failing cases; state chains rarely go deeper
 REASON = "fails on the oracle when run as the published suite (passes in the build runs: " \
          "it depends on state or on the cases run before it)"
+
+HUMAN_REASON = "fails on the oracle when run as the published suite (its file alone against a " \
+               "fresh oracle, in file order, as its author ran it)"
 
 Runner = Callable[[Path], TestRun]  # runs a written suite folder against a fresh oracle
 
@@ -93,7 +97,8 @@ def check_published_suite(store: Store, task_id: str, sources: SuiteSources, run
                     store.save_route(RouteDecision(
                         case_id=case.case_id, round=case.round, route="discarded",
                         discard_reason="fails_on_oracle",
-                        reason=f"{REASON}: {failing[case.case_id]}"))
+                        reason=f"{HUMAN_REASON if is_human_module(case) else REASON}: "
+                               f"{failing[case.case_id]}"))
         dropped += sorted(failing)
         if report is not None:
             report(task_id, f"published suite: {len(failing)} case(s) fail on the oracle "
@@ -102,12 +107,16 @@ def check_published_suite(store: Store, task_id: str, sources: SuiteSources, run
 
 
 def oracle_runner(oracle_dir: Path, env_bin: Path | None, limits: RunLimits) -> Runner:
-    """Run a suite folder once against a freshly started oracle."""
+    """Run a suite folder once against a freshly started oracle (each human file against one
+    of its own, as `evaluate` runs the published suite: see `suite_runs`)."""
 
-    def run(suite: Path) -> TestRun:
+    def run_group(suite: Path, group: Group) -> TestRun:
         with start_service(oracle_dir, free_port(), env_bin,
                            startup_timeout_s=limits.startup_timeout_s) as service:
             return run_pytest(suite, service.base_url, limits.test_timeout_s,
-                              extra_args=(f"--timeout={limits.case_timeout_s:g}",))
+                              extra_args=(f"--timeout={limits.case_timeout_s:g}", *group))
+
+    def run(suite: Path) -> TestRun:
+        return merge_runs(run_groups(suite, lambda group: run_group(suite, group)))
 
     return run

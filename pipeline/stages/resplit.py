@@ -13,7 +13,8 @@ from pathlib import Path
 
 from pipeline.rubric import Routing
 from pipeline.stages.difficulty import task_difficulty
-from pipeline.stages.routing import route_case
+from pipeline.stages.human import beyond_generated, generated_kills, is_human
+from pipeline.stages.routing import keep_human, route_case
 from pipeline.stages.splitlock import (
     LOCK_NAME,
     AutoTask,
@@ -59,6 +60,11 @@ def move_task(store: Store, task_id: str, split: str, rules: Routing, reviewers:
             decision = route_case(store.evidence_for(case.case_id, case.round),
                                   store.reviews_for(case.case_id, case.round), case.round,
                                   split, rules=rules, reviewers=reviewers)
+            if is_human(case):  # the build's rule: human work is not dropped by a move
+                evidence = store.evidence_for(case.case_id, case.round)
+                decision = keep_human(decision, split, beyond_generated(
+                    case, evidence, generated_kills(store, task_id, ())),
+                    store.reviews_for(case.case_id, case.round))
             if (decision.route, decision.discard_reason) != (last.route, last.discard_reason):
                 store.save_route(decision)
                 changed += 1

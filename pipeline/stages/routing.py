@@ -104,17 +104,26 @@ def unchanged_refine(decision: RouteDecision, evidence: Evidence | None) -> Rout
     })
 
 
-KEEPABLE = ("low_quality", "conflict")
+KEEPABLE = ("low_quality", "conflict", "invalid")
+AS_AUTHOR_RAN = ("its file run alone against a fresh oracle, in file order, as its author "
+                 "ran it")
 
 
 def keep_human(decision: RouteDecision, split: str, beyond: Sequence[str],
                reviews: Sequence[Review] = ()) -> RouteDecision:
-    """A human-written test is never discarded for style alone. Discarded as low quality or as
-    a conflict, it is kept when it kills mutants no accepted generated test kills (`beyond`),
-    or when the reviewers find its substance sound (mean correctness and coverage >= 2, so
-    what pulled it down is readability or relevance): it goes to the Area Chair (verified) or
-    is accepted (train, which has no Area Chair). A failure on the oracle still discards."""
-    if decision.route != "discarded" or decision.discard_reason not in KEEPABLE:
+    """A human-written test that passes on the oracle is never discarded by the reviewers:
+    their low scores, disagreement or failures are about style or about themselves, and the
+    test is human work. Discarded as low quality, conflict or invalid, it goes to the Area
+    Chair (verified); on train, which has no Area Chair, it is accepted (its author stands in
+    for the Area Chair). The reason says why it is worth keeping: the mutants it kills that no
+    accepted generated test kills (`beyond`), or substance the reviewers find sound (mean
+    correctness and coverage >= 2). Only a failure on the oracle, run as its author ran it,
+    still discards it, and its reason says so."""
+    if decision.route != "discarded":
+        return decision
+    if decision.discard_reason == "fails_on_oracle":
+        return decision.model_copy(update={"reason": f"{decision.reason} ({AS_AUTHOR_RAN})"})
+    if decision.discard_reason not in KEEPABLE:
         return decision
     if beyond:
         shown = ", ".join(sorted(beyond)[:3]) + (f" and {len(beyond) - 3} more"
@@ -125,10 +134,13 @@ def keep_human(decision: RouteDecision, split: str, beyond: Sequence[str],
         why = ("kept: a human-written test whose correctness and coverage the reviewers find "
                "sound; it is not discarded for style alone")
     else:
-        return decision
+        why = ("kept: a human-written test that passes on the oracle is not discarded on the "
+               "reviewers' scores alone")
+    where = ("the Area Chair decides" if split == "verified"
+             else "accepted: train has no Area Chair, its human author stands in")
     route = "area_chair" if split == "verified" else "accepted"
-    return decision.model_copy(update={"route": route, "reason": f"{decision.reason}; {why}",
-                                       "discard_reason": None})
+    return decision.model_copy(update={"route": route, "reason": f"{decision.reason}; {why} "
+                                       f"({where})", "discard_reason": None})
 
 
 def _sound(reviews: Sequence[Review]) -> bool:

@@ -239,17 +239,33 @@ def test_human_test_with_kills_beyond_the_generated_suite_is_kept():
     assert keep_human(conflict, "train", ["a"]).route == "accepted"
 
 
-def test_human_test_without_extra_kills_or_failing_on_the_oracle_is_not_kept():
+def test_human_test_failing_on_the_oracle_stays_discarded_and_says_how_it_ran():
     from pipeline.stages.routing import keep_human
 
-    low = route((5, 5, 6), round=5)
-    assert keep_human(low, "verified", []) == low
     failing = Evidence(case_id=CASE, round=5, runs=[RunResult(outcome="failed")])
     broken = route((9, 9, 9), round=5, evidence=failing)
     assert broken.discard_reason == "fails_on_oracle"
-    assert keep_human(broken, "verified", ["a"]) == broken
+    kept = keep_human(broken, "verified", ["a"])
+    assert (kept.route, kept.discard_reason) == ("discarded", "fails_on_oracle")
+    assert kept.reason.startswith(broken.reason) and "as its author ran it" in kept.reason
     accepted = route((9, 9, 9))
     assert keep_human(accepted, "train", ["a"]) == accepted
+    refining = route((5, 5, 6), round=1)
+    assert keep_human(refining, "verified", []) == refining
+
+
+def test_human_test_passing_on_the_oracle_is_never_discarded_by_the_reviewers():
+    from pipeline.stages.routing import keep_human
+
+    low = route((5, 5, 6), round=5)
+    verified = keep_human(low, "verified", [])
+    assert (verified.route, verified.discard_reason) == ("area_chair", None)
+    assert "not discarded on the reviewers' scores alone" in verified.reason
+    train = keep_human(route((5, 5, 6), round=5, split="train"), "train", [])
+    assert train.route == "accepted" and "train has no Area Chair" in train.reason
+    invalid = route((8, 8), split="train")
+    assert invalid.discard_reason == "invalid"
+    assert keep_human(invalid, "train", []).route == "accepted"
 
 
 def test_human_test_low_only_on_style_is_kept():
@@ -265,4 +281,6 @@ def test_human_test_low_only_on_style_is_kept():
     weak = [r.model_copy(update={"scores": Scores(correctness=1, coverage=2, readability=2,
                                                   relevance=2)}) for r in style]
     low_weak = route_case(passed(5), weak, 5, "train")
-    assert keep_human(low_weak, "train", [], weak) == low_weak  # substance weak: discarded
+    kept_weak = keep_human(low_weak, "train", [], weak)  # substance weak: kept, said plainly
+    assert kept_weak.route == "accepted" and "not discarded for style alone" not in \
+        kept_weak.reason

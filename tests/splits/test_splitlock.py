@@ -112,6 +112,23 @@ def test_moving_a_task_reroutes_only_split_dependent_cases(tmp_path: Path) -> No
     store.close()
 
 
+def test_moving_a_task_keeps_its_human_written_tests(tmp_path: Path) -> None:
+    """A human-written case with the Area Chair on verified is accepted on train (the
+    build's rule, `routing.keep_human`), not discarded as a conflict by the move."""
+    store = build_tiny_store(tmp_path / "state.db")
+    rules = load_rubric().routing
+    conflict = store.latest_cases("alpha")[4]  # test_case_4: the conflict (totals 2, 9, 6)
+    assert conflict.name == "test_case_4"
+    store.save_case(conflict.model_copy(update={"origin": "existing", "author": "human",
+                                                "module": "test_upstream"}))
+    assert move_task(store, "alpha", "train", rules, 3) == 1
+    moved = store.latest_route(conflict.case_id)
+    assert (moved.route, moved.discard_reason) == ("accepted", None)
+    assert "kept: a human-written test" in moved.reason and "train has no Area Chair" in \
+        moved.reason
+    store.close()
+
+
 def test_build_resolution_of_one_task_then_all_then_a_new_one(tmp_path: Path) -> None:
     """Through the build's own steps: `build --task X` then a full build never move X, and a
     task added to data/raw moves nobody."""
