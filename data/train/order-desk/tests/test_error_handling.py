@@ -51,6 +51,24 @@ def test_post_order_cancel_unknown_id_returns_404(base_url, session):
     assert len(count_after.json()) == len(count_before.json())
 
 
+def test_post_products_with_name_over_100_chars_returns_422(base_url, session, unique):
+    sent = {"sku": unique("MUG-RED"), "name": unique("Red mug"), "price": 8.5, "stock": 120}
+    sent["name"] = "x" * 101
+    response = session.post(f"{base_url}/products", json=sent)
+    assert response.status_code == 422, response.text
+    assert {"status", "error", "message", "path"} <= set(response.json())
+    assert response.json()["status"] == 422
+
+
+def test_post_products_with_sku_over_24_chars_returns_422(base_url, session, unique):
+    sent = {"sku": unique("MUG-RED"), "name": unique("Red mug"), "price": 8.5, "stock": 120}
+    sent["sku"] = "x" * 25
+    response = session.post(f"{base_url}/products", json=sent)
+    assert response.status_code == 422, response.text
+    assert {"status", "error", "message", "path"} <= set(response.json())
+    assert response.json()["status"] == 422
+
+
 def test_post_products_with_stock_above_range_returns_422(base_url, session, unique):
     sent = {"sku": unique("MUG-RED"), "name": unique("Red mug"), "price": 8.5, "stock": 120}
     sent["stock"] = 1000001

@@ -20,35 +20,46 @@ def test_create_history_with_unlisted_action_is_refused_with_4xx(base_url, sessi
     assert count_after.json()["pagination"]["total"] == count_before.json()["pagination"]["total"]
 
 
-def test_delete_favorites_item_without_token(base_url, session):
-    """Called without credentials, it is refused."""
-    response = session.delete(f"{base_url}/api/v1/favorites/{'999999'}")
-    assert response.status_code in (401, 403), response.text
-
-
-def test_delete_history_item_without_token(base_url, session):
-    """Called without credentials, it is refused."""
-    response = session.delete(f"{base_url}/api/v1/history/{'999999'}")
-    assert response.status_code in (401, 403), response.text
-
-
-def test_delete_history_without_token(base_url, session):
-    """Called without credentials, it is refused."""
+def test_delete_history_without_token(base_url, session, auth_headers):
+    """Called without credentials, it is refused and changes nothing."""
+    created = session.post(f"{base_url}/api/v1/history", json={'action': 'view'}, headers=auth_headers)
+    assert created.status_code in (200, 201), created.text
+    listed_before = session.get(f"{base_url}/api/v1/history", headers=auth_headers)
+    assert listed_before.status_code == 200, listed_before.text
     response = session.delete(f"{base_url}/api/v1/history")
     assert response.status_code in (401, 403), response.text
+    listed_after = session.get(f"{base_url}/api/v1/history", headers=auth_headers)
+    assert listed_after.status_code == 200, listed_after.text
+    assert listed_after.json() == listed_before.json()
 
 
 def test_post_favorites_without_token(base_url, session, unique, auth_headers):
-    """Called without credentials, it is refused."""
+    """Called without credentials, it is refused and changes nothing."""
     listed_before = session.get(f"{base_url}/api/v1/favorites", headers=auth_headers)
     assert listed_before.status_code == 200, listed_before.text
     response = session.post(f"{base_url}/api/v1/favorites", json={'content_id': unique('sample_content_id'), 'content_type': 'post'})
     assert response.status_code in (401, 403), response.text
     listed_after = session.get(f"{base_url}/api/v1/favorites", headers=auth_headers)
     assert listed_after.json() == listed_before.json()
+    control = session.post(f"{base_url}/api/v1/favorites", json={'content_id': unique('sample_content_id'), 'content_type': 'post'}, headers=auth_headers)
+    assert control.status_code in (200, 201), control.text
 
 
-def test_post_likes_without_token(base_url, session, unique):
-    """Called without credentials, it is refused."""
+def test_post_history_without_token(base_url, session, auth_headers):
+    """Called without credentials, it is refused and changes nothing."""
+    listed_before = session.get(f"{base_url}/api/v1/history", headers=auth_headers)
+    assert listed_before.status_code == 200, listed_before.text
+    response = session.post(f"{base_url}/api/v1/history", json={'action': 'view'})
+    assert response.status_code in (401, 403), response.text
+    listed_after = session.get(f"{base_url}/api/v1/history", headers=auth_headers)
+    assert listed_after.json() == listed_before.json()
+    control = session.post(f"{base_url}/api/v1/history", json={'action': 'view'}, headers=auth_headers)
+    assert control.status_code in (200, 201), control.text
+
+
+def test_post_likes_without_token(base_url, session, unique, auth_headers):
+    """Called without credentials, it is refused and changes nothing."""
     response = session.post(f"{base_url}/api/v1/likes", json={'content_id': unique('sample_content_id'), 'content_type': 'post', 'action': 'like'})
     assert response.status_code in (401, 403), response.text
+    control = session.post(f"{base_url}/api/v1/likes", json={'content_id': unique('sample_content_id'), 'content_type': 'post', 'action': 'like'}, headers=auth_headers)
+    assert control.status_code in (200, 201), control.text

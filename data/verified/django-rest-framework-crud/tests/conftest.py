@@ -93,10 +93,23 @@ def unique():
     return unique_like
 
 
+REGISTER = ('POST', '/api/v1/auth/register/', {"email": "example@email.com", "username": "PERSON123", "password": "PASS@123", "password2": "PASS@123", "first_name": "first", "last_name": "last"})
+LOGIN = ('POST', '/api/v1/auth/token/', {"username": "PERSON123", "password": "PASS123WORD"})
+TOKEN_FIELD = 'access'
+
 
 def new_user_headers(base_url):
-    """The document names no endpoint that issues tokens: a fresh bearer token is a new user."""
-    token = "user-" + uuid.uuid4().hex
+    """Register a fresh user (when the service has a register endpoint), log in, return headers."""
+    credentials = {key: unique_like(value) if key in ['email', 'first_name', 'last_name', 'username'] else value
+                   for key, value in REGISTER[2].items()}
+    with _TimeoutSession() as s:
+        if REGISTER[1]:
+            registered = s.request(REGISTER[0], base_url + REGISTER[1], json=credentials)
+            assert registered.status_code < 300, registered.text
+        body = {key: credentials.get(key, value) for key, value in LOGIN[2].items()}
+        login = s.request(LOGIN[0], base_url + LOGIN[1], json=body)
+        assert login.status_code < 300, login.text
+        token = login.json()[TOKEN_FIELD]
     return {"Authorization": f"Bearer {token}"}
 
 

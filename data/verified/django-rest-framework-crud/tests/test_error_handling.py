@@ -8,19 +8,65 @@ import pytest  # noqa: F401
 import requests  # noqa: F401
 
 
-def test_patch_movies_item_malformed_json(base_url, session):
+def test_patch_movies_item_without_token(base_url, session, unique, auth_headers):
+    """Called without credentials, it is refused and changes nothing."""
+    created = session.post(f"{base_url}/api/v1/movies/", json={'title': unique('Ant Man and The Wasp'), 'genre': 'Action', 'year': 2018}, headers=auth_headers)
+    assert created.status_code in (200, 201), created.text
+    record = created.json()
+    if isinstance(record, dict) and isinstance(record.get("data"), dict):
+        record = record["data"]
+    movie_id = next(record[k] for k in ('movie_id', 'id') if k in record)
+    response = session.patch(f"{base_url}/api/v1/movies/{movie_id}/", json={'title': unique('AntMan and The Wasp')})
+    assert response.status_code in (401, 403), response.text
+    read = session.get(f"{base_url}/api/v1/movies/{movie_id}/", headers=auth_headers)
+    assert read.status_code == 200, read.text
+    assert isinstance(record, dict) and isinstance(read.json(), dict), read.text
+    assert read.json()['title'] == record['title']
+
+
+def test_post_auth_register_malformed_json(base_url, session):
     """A body that is not JSON is rejected with a 4xx."""
-    response = session.patch(f"{base_url}/api/v1/movies/{'999999'}/", data='{not json', headers={"Content-Type": "application/json"})
+    response = session.post(f"{base_url}/api/v1/auth/register/", data='{not json', headers={"Content-Type": "application/json"})
     assert 400 <= response.status_code < 500, response.text
 
 
-def test_post_movies_malformed_json(base_url, session):
+def test_post_auth_token_malformed_json(base_url, session):
     """A body that is not JSON is rejected with a 4xx."""
-    response = session.post(f"{base_url}/api/v1/movies/", data='{not json', headers={"Content-Type": "application/json"})
+    response = session.post(f"{base_url}/api/v1/auth/token/", data='{not json', headers={"Content-Type": "application/json"})
     assert 400 <= response.status_code < 500, response.text
 
 
-def test_put_movies_item_malformed_json(base_url, session):
+def test_post_auth_token_refresh_malformed_json(base_url, session):
     """A body that is not JSON is rejected with a 4xx."""
-    response = session.put(f"{base_url}/api/v1/movies/{'999999'}/", data='{not json', headers={"Content-Type": "application/json"})
+    response = session.post(f"{base_url}/api/v1/auth/token/refresh/", data='{not json', headers={"Content-Type": "application/json"})
     assert 400 <= response.status_code < 500, response.text
+
+
+def test_post_movies_without_token(base_url, session, unique, auth_headers):
+    """Called without credentials, it is refused and changes nothing."""
+    listed_before = session.get(f"{base_url}/api/v1/movies/", headers=auth_headers)
+    assert listed_before.status_code == 200, listed_before.text
+    response = session.post(f"{base_url}/api/v1/movies/", json={'title': unique('Ant Man and The Wasp'), 'genre': 'Action', 'year': 2018})
+    assert response.status_code in (401, 403), response.text
+    listed_after = session.get(f"{base_url}/api/v1/movies/", headers=auth_headers)
+    assert listed_after.json() == listed_before.json()
+    control = session.post(f"{base_url}/api/v1/movies/", json={'title': unique('Ant Man and The Wasp'), 'genre': 'Action', 'year': 2018}, headers=auth_headers)
+    assert control.status_code in (200, 201), control.text
+
+
+def test_put_movies_item_without_token(base_url, session, unique, auth_headers):
+    """Called without credentials, it is refused and changes nothing."""
+    created = session.post(f"{base_url}/api/v1/movies/", json={'title': unique('Ant Man and The Wasp'), 'genre': 'Action', 'year': 2018}, headers=auth_headers)
+    assert created.status_code in (200, 201), created.text
+    record = created.json()
+    if isinstance(record, dict) and isinstance(record.get("data"), dict):
+        record = record["data"]
+    movie_id = next(record[k] for k in ('movie_id', 'id') if k in record)
+    response = session.put(f"{base_url}/api/v1/movies/{movie_id}/", json={'title': unique('AntMan and The Wasp'), 'genre': 'Action', 'year': 2018})
+    assert response.status_code in (401, 403), response.text
+    read = session.get(f"{base_url}/api/v1/movies/{movie_id}/", headers=auth_headers)
+    assert read.status_code == 200, read.text
+    assert isinstance(record, dict) and isinstance(read.json(), dict), read.text
+    assert read.json()['title'] == record['title']
+    assert read.json()['genre'] == record['genre']
+    assert read.json()['year'] == record['year']

@@ -183,6 +183,12 @@ def test_list_events_size_and_page_split_the_list(base_url, session, unique):
         assert [record["id"] for record in first_body["items"]] != [record["id"] for record in second_body["items"]]
         assert [record["id"] for record in unpaged_body["items"]] == [record["id"] for record in first_body["items"]]
         assert first_body["total"] >= 2
+        over = session.get(f"{base_url}/api/v2/events", params={"size": 51})
+        assert over.status_code < 500, over.text
+        if over.status_code < 300:
+            assert len(over.json()["items"]) <= 50
+        else:
+            assert 400 <= over.status_code < 500, over.text
     finally:
         for record_id in created:
             session.delete(f"{base_url}/api/v2/events/{record_id}")

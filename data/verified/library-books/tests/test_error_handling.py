@@ -186,10 +186,14 @@ def test_post_book_loan_with_days_above_range_returns_422(base_url, session, uni
     try:
         sent = {"member": "M-1042", "days": 14}
         sent["days"] = 61
+        before = session.get(f"{base_url}/api/books/{book_id}")
+        assert before.status_code == 200, before.text
         response = session.post(f"{base_url}/api/books/{book_id}/loan", json=sent)
         assert response.status_code == 422, response.text
         assert {"error"} <= set(response.json())
         assert response.json()["error"]["code"] == "validation_error", response.text
+        after = session.get(f"{base_url}/api/books/{book_id}")
+        assert after.json() == before.json()
     finally:
         session.delete(f"{base_url}/api/books/{book_id}")
 
@@ -209,10 +213,14 @@ def test_post_book_loan_with_days_below_range_returns_422(base_url, session, uni
     try:
         sent = {"member": "M-1042", "days": 14}
         sent["days"] = 0
+        before = session.get(f"{base_url}/api/books/{book_id}")
+        assert before.status_code == 200, before.text
         response = session.post(f"{base_url}/api/books/{book_id}/loan", json=sent)
         assert response.status_code == 422, response.text
         assert {"error"} <= set(response.json())
         assert response.json()["error"]["code"] == "validation_error", response.text
+        after = session.get(f"{base_url}/api/books/{book_id}")
+        assert after.json() == before.json()
     finally:
         session.delete(f"{base_url}/api/books/{book_id}")
 
@@ -232,10 +240,14 @@ def test_post_book_loan_without_member_returns_422(base_url, session, unique):
     try:
         sent = {"member": "M-1042", "days": 14}
         del sent["member"]
+        before = session.get(f"{base_url}/api/books/{book_id}")
+        assert before.status_code == 200, before.text
         response = session.post(f"{base_url}/api/books/{book_id}/loan", json=sent)
         assert response.status_code == 422, response.text
         assert {"error"} <= set(response.json())
         assert response.json()["error"]["code"] == "validation_error", response.text
+        after = session.get(f"{base_url}/api/books/{book_id}")
+        assert after.json() == before.json()
     finally:
         session.delete(f"{base_url}/api/books/{book_id}")
 

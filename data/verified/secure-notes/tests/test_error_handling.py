@@ -30,6 +30,20 @@ def test_delete_note_unknown_id_returns_404(base_url, session, auth_headers):
     assert count_after.json()["total"] == count_before.json()["total"]
 
 
+def test_delete_notes_item_without_token(base_url, session, unique, auth_headers):
+    """Called without credentials, it is refused and changes nothing."""
+    created = session.post(f"{base_url}/notes", json={'title': unique('读书清单'), 'content': '《三体》《活着》', 'tags': ['Reading', 'books']}, headers=auth_headers)
+    assert created.status_code == 201, created.text
+    record = created.json()
+    if isinstance(record, dict) and isinstance(record.get("data"), dict):
+        record = record["data"]
+    note_id = next(record[k] for k in ('note_id', 'id') if k in record)
+    response = session.delete(f"{base_url}/notes/{note_id}")
+    assert response.status_code == 401, response.text
+    control = session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
+    assert control.status_code == 204, control.text
+
+
 def test_get_notes_with_unknown_token_returns_401(base_url, session, unique, auth_headers):
     payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
     response = session.post(f"{base_url}/notes", json=payload, headers=auth_headers)

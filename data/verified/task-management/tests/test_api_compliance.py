@@ -15,6 +15,11 @@ def test_create_task_succeeds_with_record(base_url, session, unique):
     task = response.json()
     task_id = task["id"]
     try:
+        assert {
+            "id", "title", "description", "priority", "status", "due_date", "created_at",
+            "updated_at",
+        } <= set(task)
+        assert isinstance(task["id"], int)
         assert task["title"] == payload["title"]
         assert task["priority"] == payload["priority"]
     finally:
@@ -32,6 +37,11 @@ def test_get_task_returns_created_task(base_url, session, unique):
         assert fetched.status_code == 200, fetched.text
         body = fetched.json()
         assert body["id"] == task_id
+        assert {
+            "id", "title", "description", "priority", "status", "due_date", "created_at",
+            "updated_at",
+        } <= set(body)
+        assert isinstance(body["id"], int)
         assert body["title"] == payload["title"]
         assert body["priority"] == payload["priority"]
     finally:
@@ -86,3 +96,25 @@ def test_list_tasks_enum_filter_status_lists_created_task_only_under_its_value(b
     finally:
         for record_id in created:
             session.delete(f"{base_url}/api/v1/tasks/{record_id}")
+
+
+def test_put_task_applies_changes(base_url, session, unique):
+    payload = {"title": unique("sample_title"), "priority": "low"}
+    response = session.post(f"{base_url}/api/v1/tasks", json=payload)
+    assert 200 <= response.status_code < 300, response.text
+    task = response.json()
+    task_id = task["id"]
+    try:
+        changes = {"title": unique("sample_title (updated)"), "priority": "low"}
+        updated = session.put(f"{base_url}/api/v1/tasks/{task_id}", json=changes)
+        assert 200 <= updated.status_code < 300, updated.text
+        after = updated.json()
+        assert after["title"] == changes["title"]
+        assert after["priority"] == changes["priority"]
+        reread = session.get(f"{base_url}/api/v1/tasks/{task_id}")
+        assert reread.status_code == 200, reread.text
+        stored = reread.json()
+        assert stored["title"] == changes["title"]
+        assert stored["priority"] == changes["priority"]
+    finally:
+        session.delete(f"{base_url}/api/v1/tasks/{task_id}")

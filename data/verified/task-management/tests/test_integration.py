@@ -8,25 +8,6 @@ import pytest  # noqa: F401
 import requests  # noqa: F401
 
 
-def test_delete_tasks_then_read_and_delete_again_return_404(base_url, session, unique):
-    created = []
-    try:
-        rec_payload = {"title": unique("sample_title"), "priority": "low"}
-        rec_created = session.post(f"{base_url}/api/v1/tasks", json=rec_payload)
-        assert 200 <= rec_created.status_code < 300, rec_created.text
-        rec_id = rec_created.json()["id"]
-        created.append(rec_id)
-        removed = session.delete(f"{base_url}/api/v1/tasks/{rec_id}")
-        assert 200 <= removed.status_code < 300, removed.text
-        read = session.get(f"{base_url}/api/v1/tasks/{rec_id}")
-        assert read.status_code == 404, read.text
-        again = session.delete(f"{base_url}/api/v1/tasks/{rec_id}")
-        assert again.status_code == 404, again.text
-    finally:
-        for record_id in created:
-            session.delete(f"{base_url}/api/v1/tasks/{record_id}")
-
-
 def test_task_lifecycle_create_read_update_delete(base_url, session, unique):
     payload = {"title": unique("sample_title"), "priority": "low"}
     response = session.post(f"{base_url}/api/v1/tasks", json=payload)
@@ -50,5 +31,8 @@ def test_task_lifecycle_create_read_update_delete(base_url, session, unique):
         assert stored["priority"] == changes["priority"]
         deleted = session.delete(f"{base_url}/api/v1/tasks/{task_id}")
         assert 200 <= deleted.status_code < 300, deleted.text
+        gone = session.get(f"{base_url}/api/v1/tasks/{task_id}")
+        assert gone.status_code == 404, gone.text
+        assert {"error"} <= set(gone.json())
     finally:
         session.delete(f"{base_url}/api/v1/tasks/{task_id}")

@@ -93,6 +93,15 @@ def test_list_short_links_in_documented_order_newest_first(base_url, session, un
             session.delete(f"{base_url}/short-links/{record_id}")
 
 
+def test_list_short_links_limit_above_200_is_capped_or_refused(base_url, session):
+    over = session.get(f"{base_url}/short-links", params={"limit": 201})
+    assert over.status_code < 500, over.text
+    if over.status_code < 300:
+        assert over.json()["limit"] <= 200
+    else:
+        assert 400 <= over.status_code < 500, over.text
+
+
 def test_list_short_links_with_limit_1_returns_at_most_one(base_url, session):
     response = session.get(f"{base_url}/short-links", params={"limit": 1})
     assert response.status_code == 200, response.text

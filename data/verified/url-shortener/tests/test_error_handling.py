@@ -74,6 +74,19 @@ def test_create_short_link_with_malformed_json_returns_400(base_url, session):
     assert response.json()["error"]["code"] == "invalid_json", response.text
 
 
+def test_create_short_link_with_url_over_2048_chars_returns_422(base_url, session, unique):
+    sent = {"url": unique("https://example.com/a/very/long/path"), "code": unique("docs-home")}
+    sent["url"] = "x" * 2049
+    count_before = session.get(f"{base_url}/short-links")
+    assert count_before.status_code == 200, count_before.text
+    response = session.post(f"{base_url}/short-links", json=sent)
+    assert response.status_code == 422, response.text
+    assert {"error"} <= set(response.json())
+    assert response.json()["error"]["code"] in ("invalid_url", "invalid_code", "invalid_expiry"), response.text
+    count_after = session.get(f"{base_url}/short-links")
+    assert count_after.json()["total"] == count_before.json()["total"]
+
+
 def test_create_short_link_without_url_returns_422(base_url, session, unique):
     sent = {"url": unique("https://example.com/a/very/long/path"), "code": unique("docs-home")}
     del sent["url"]

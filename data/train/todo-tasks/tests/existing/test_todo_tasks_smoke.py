@@ -9,6 +9,14 @@ def test_create_defaults_and_location(base_url, http, make_todo):
     fetched = http.get(f"{base_url}/todos/{todo['id']}", timeout=10)
     assert fetched.status_code == 200 and fetched.json()["id"] == todo["id"]
 
+def test_invalid_body_is_422(base_url, http):
+    response = http.post(f"{base_url}/todos", json={"title": "x", "priority": "urgent"},
+                         timeout=10)
+    assert response.status_code == 422
+    assert isinstance(response.json()["detail"], list)
+    blank = http.post(f"{base_url}/todos", json={"title": "   "}, timeout=10)
+    assert blank.status_code == 422
+
 def test_complete_reopen_and_conflicts(base_url, http, make_todo):
     todo = make_todo(title="File taxes", priority="high", due_date="2000-01-01")
     assert todo["overdue"] is True
@@ -19,21 +27,6 @@ def test_complete_reopen_and_conflicts(base_url, http, make_todo):
     assert again.status_code == 409 and "detail" in again.json()
     reopened = http.post(f"{base_url}/todos/{todo['id']}/reopen", timeout=10)
     assert reopened.status_code == 200 and reopened.json()["completed_at"] is None
-
-def test_delete_then_404(base_url, http, make_todo):
-    todo = make_todo(title="Temporary")
-    assert http.delete(f"{base_url}/todos/{todo['id']}", timeout=10).status_code == 204
-    missing = http.get(f"{base_url}/todos/{todo['id']}", timeout=10)
-    assert missing.status_code == 404
-    assert missing.json() == {"detail": f"Todo {todo['id']} not found"}
-
-def test_invalid_body_is_422(base_url, http):
-    response = http.post(f"{base_url}/todos", json={"title": "x", "priority": "urgent"},
-                         timeout=10)
-    assert response.status_code == 422
-    assert isinstance(response.json()["detail"], list)
-    blank = http.post(f"{base_url}/todos", json={"title": "   "}, timeout=10)
-    assert blank.status_code == 422
 
 def test_filter_patch_and_stats(base_url, http, make_todo):
     marker = uuid.uuid4().hex[:8]
@@ -46,3 +39,10 @@ def test_filter_patch_and_stats(base_url, http, make_todo):
     after = http.get(f"{base_url}/todos/stats", timeout=10).json()
     assert after["open_by_priority"]["high"] == before["open_by_priority"]["high"] + 1
     assert after["open_by_priority"]["low"] == before["open_by_priority"]["low"] - 1
+
+def test_delete_then_404(base_url, http, make_todo):
+    todo = make_todo(title="Temporary")
+    assert http.delete(f"{base_url}/todos/{todo['id']}", timeout=10).status_code == 204
+    missing = http.get(f"{base_url}/todos/{todo['id']}", timeout=10)
+    assert missing.status_code == 404
+    assert missing.json() == {"detail": f"Todo {todo['id']} not found"}

@@ -64,90 +64,24 @@ class TestFavoritesAPI:
         assert 'created_at' in data
         assert 'updated_at' in data
 
-    def test_get_favorites_filter_by_category(self):
-        """测试按分类筛选收藏"""
-        # 创建不同分类的收藏
-        categories = ["新闻", "技术", "娱乐", "教育"]
-        for category in categories:
-            favorite_data = {
-                "content_id": f"test_category_{category}",
-                "content_type": "post",
-                "category": category
-            }
-            response = requests.post(
-                f"{self.BASE_URL}/favorites",
-                json=favorite_data,
-                headers=self.get_auth_headers()
-            )
-            assert response.status_code == 201
+    def test_add_favorite_minimal_data(self):
+        """测试使用最小数据添加收藏"""
+        favorite_data = {
+            "content_id": "test_content_minimal",
+            "content_type": "article"
+        }
 
-        # 按技术分类筛选
-        response = requests.get(
-            f"{self.BASE_URL}/favorites?category=技术",
-            headers=self.get_auth_headers()
-        )
-        assert response.status_code == 200
-        data = response.json()
-        tech_favorites = [f for f in data['favorites'] if f['category'] == '技术']
-        assert len(tech_favorites) >= 1
-
-    def test_get_favorites_filter_by_content_type(self):
-        """测试按内容类型筛选收藏"""
-        # 创建不同类型的收藏
-        content_types = ["post", "article", "video", "product"]
-        for content_type in content_types:
-            favorite_data = {
-                "content_id": f"test_filter_{content_type}",
-                "content_type": content_type,
-                "category": "测试"
-            }
-            response = requests.post(
-                f"{self.BASE_URL}/favorites",
-                json=favorite_data,
-                headers=self.get_auth_headers()
-            )
-            assert response.status_code == 201
-
-        # 按文章类型筛选
-        response = requests.get(
-            f"{self.BASE_URL}/favorites?content_type=article",
-            headers=self.get_auth_headers()
-        )
-        assert response.status_code == 200
-        data = response.json()
-        article_favorites = [f for f in data['favorites'] if f['content_type'] == 'article']
-        assert len(article_favorites) >= 1
-
-    def test_get_favorites_list_with_data(self):
-        """测试获取有数据的收藏列表"""
-        # 先创建一些收藏
-        favorites_data = [
-            {"content_id": "test_list_1", "content_type": "post", "category": "新闻"},
-            {"content_id": "test_list_2", "content_type": "article", "category": "技术"},
-            {"content_id": "test_list_3", "content_type": "video", "category": "娱乐"}
-        ]
-
-        created_favorites = []
-        for favorite_data in favorites_data:
-            response = requests.post(
-                f"{self.BASE_URL}/favorites",
-                json=favorite_data,
-                headers=self.get_auth_headers()
-            )
-            assert response.status_code == 201
-            created_favorites.append(response.json())
-
-        # 获取收藏列表
-        response = requests.get(
+        response = requests.post(
             f"{self.BASE_URL}/favorites",
+            json=favorite_data,
             headers=self.get_auth_headers()
         )
 
-        assert response.status_code == 200
+        assert response.status_code == 201
         data = response.json()
-        assert len(data['favorites']) >= 3
-        assert data['pagination']['total'] >= 3
-        assert data['pagination']['page'] == 1
+        assert data['content_id'] == favorite_data['content_id']
+        assert data['content_type'] == favorite_data['content_type']
+        assert data['category'] is None or data['category'] == ""
 
     def test_add_favorite_invalid_content_type(self):
         """测试使用无效内容类型添加收藏"""
@@ -183,47 +117,49 @@ class TestFavoritesAPI:
         error_data = response.json()
         assert 'error' in error_data
 
-    def test_delete_favorite_not_found(self):
-        """测试删除不存在的收藏"""
-        response = requests.delete(
-            f"{self.BASE_URL}/favorites/non_existent_id",
+    def test_get_favorites_list_empty(self):
+        """测试获取空收藏列表"""
+        response = requests.get(
+            f"{self.BASE_URL}/favorites",
             headers=self.get_auth_headers()
         )
 
-        assert response.status_code == 404
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_invalid_json_request(self):
-        """测试无效JSON请求"""
-        response = requests.post(
-            f"{self.BASE_URL}/favorites",
-            data="invalid json",
-            headers={'Content-Type': 'application/json', 'Authorization': f'Bearer {self.TEST_USER_TOKEN}'}
-        )
-
-        assert response.status_code == 400
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_add_favorite_minimal_data(self):
-        """测试使用最小数据添加收藏"""
-        favorite_data = {
-            "content_id": "test_content_minimal",
-            "content_type": "article"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/favorites",
-            json=favorite_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 201
+        assert response.status_code == 200
         data = response.json()
-        assert data['content_id'] == favorite_data['content_id']
-        assert data['content_type'] == favorite_data['content_type']
-        assert data['category'] is None or data['category'] == ""
+        assert 'favorites' in data
+        assert 'pagination' in data
+        assert len(data['favorites']) == 0
+
+    def test_get_favorites_list_with_data(self):
+        """测试获取有数据的收藏列表"""
+        # 先创建一些收藏
+        favorites_data = [
+            {"content_id": "test_list_1", "content_type": "post", "category": "新闻"},
+            {"content_id": "test_list_2", "content_type": "article", "category": "技术"},
+            {"content_id": "test_list_3", "content_type": "video", "category": "娱乐"}
+        ]
+
+        created_favorites = []
+        for favorite_data in favorites_data:
+            response = requests.post(
+                f"{self.BASE_URL}/favorites",
+                json=favorite_data,
+                headers=self.get_auth_headers()
+            )
+            assert response.status_code == 201
+            created_favorites.append(response.json())
+
+        # 获取收藏列表
+        response = requests.get(
+            f"{self.BASE_URL}/favorites",
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 200
+        data = response.json()
+        assert len(data['favorites']) >= 3
+        assert data['pagination']['total'] >= 3
+        assert data['pagination']['page'] == 1
 
     def test_get_favorites_with_pagination(self):
         """测试收藏列表分页"""
@@ -260,6 +196,71 @@ class TestFavoritesAPI:
         assert response.status_code == 200
         data = response.json()
         assert data['pagination']['page'] == 2
+
+    def test_get_favorites_filter_by_content_type(self):
+        """测试按内容类型筛选收藏"""
+        # 创建不同类型的收藏
+        content_types = ["post", "article", "video", "product"]
+        for content_type in content_types:
+            favorite_data = {
+                "content_id": f"test_filter_{content_type}",
+                "content_type": content_type,
+                "category": "测试"
+            }
+            response = requests.post(
+                f"{self.BASE_URL}/favorites",
+                json=favorite_data,
+                headers=self.get_auth_headers()
+            )
+            assert response.status_code == 201
+
+        # 按文章类型筛选
+        response = requests.get(
+            f"{self.BASE_URL}/favorites?content_type=article",
+            headers=self.get_auth_headers()
+        )
+        assert response.status_code == 200
+        data = response.json()
+        article_favorites = [f for f in data['favorites'] if f['content_type'] == 'article']
+        assert len(article_favorites) >= 1
+
+    def test_get_favorites_filter_by_category(self):
+        """测试按分类筛选收藏"""
+        # 创建不同分类的收藏
+        categories = ["新闻", "技术", "娱乐", "教育"]
+        for category in categories:
+            favorite_data = {
+                "content_id": f"test_category_{category}",
+                "content_type": "post",
+                "category": category
+            }
+            response = requests.post(
+                f"{self.BASE_URL}/favorites",
+                json=favorite_data,
+                headers=self.get_auth_headers()
+            )
+            assert response.status_code == 201
+
+        # 按技术分类筛选
+        response = requests.get(
+            f"{self.BASE_URL}/favorites?category=技术",
+            headers=self.get_auth_headers()
+        )
+        assert response.status_code == 200
+        data = response.json()
+        tech_favorites = [f for f in data['favorites'] if f['category'] == '技术']
+        assert len(tech_favorites) >= 1
+
+    def test_delete_favorite_not_found(self):
+        """测试删除不存在的收藏"""
+        response = requests.delete(
+            f"{self.BASE_URL}/favorites/non_existent_id",
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 404
+        error_data = response.json()
+        assert 'error' in error_data
 
     def test_favorites_workflow_complete(self):
         """测试完整的收藏工作流程"""
@@ -303,3 +304,15 @@ class TestFavoritesAPI:
         favorites = response.json()['favorites']
         favorite_ids = [f['id'] for f in favorites]
         assert favorite_id not in favorite_ids
+
+    def test_invalid_json_request(self):
+        """测试无效JSON请求"""
+        response = requests.post(
+            f"{self.BASE_URL}/favorites",
+            data="invalid json",
+            headers={'Content-Type': 'application/json', 'Authorization': f'Bearer {self.TEST_USER_TOKEN}'}
+        )
+
+        assert response.status_code == 400
+        error_data = response.json()
+        assert 'error' in error_data

@@ -41,13 +41,175 @@ class TestHistoryAPI:
         """获取认证头"""
         return {'Authorization': f'Bearer {self.TEST_USER_TOKEN}'}
 
-    def test_clear_all_history_success(self):
-        """测试成功清空所有历史记录"""
+    def test_record_history_view_action(self):
+        """测试记录查看操作历史"""
+        history_data = {
+            "action": "view",
+            "content_id": "test_content_view_001",
+            "content_type": "post",
+            "metadata": {
+                "duration": 30,
+                "device": "mobile"
+            },
+            "session_id": "test_session_123"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/history",
+            json=history_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 201
+        data = response.json()
+        assert data['action'] == history_data['action']
+        assert data['content_id'] == history_data['content_id']
+        assert data['content_type'] == history_data['content_type']
+        assert data['metadata'] == history_data['metadata']
+        assert data['session_id'] == history_data['session_id']
+        assert 'id' in data
+        assert 'created_at' in data
+        assert 'ip_address' in data
+        assert 'user_agent' in data
+
+    def test_record_history_search_action(self):
+        """测试记录搜索操作历史"""
+        history_data = {
+            "action": "search",
+            "metadata": {
+                "query": "python tutorial",
+                "results_count": 25
+            },
+            "session_id": "test_session_456"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/history",
+            json=history_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 201
+        data = response.json()
+        assert data['action'] == 'search'
+        assert data['metadata']['query'] == 'python tutorial'
+
+    def test_record_history_share_action(self):
+        """测试记录分享操作历史"""
+        history_data = {
+            "action": "share",
+            "content_id": "test_content_share_001",
+            "content_type": "article",
+            "metadata": {
+                "platform": "twitter",
+                "share_type": "link"
+            }
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/history",
+            json=history_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 201
+        data = response.json()
+        assert data['action'] == 'share'
+        assert data['metadata']['platform'] == 'twitter'
+
+    def test_record_history_download_action(self):
+        """测试记录下载操作历史"""
+        history_data = {
+            "action": "download",
+            "content_id": "test_content_download_001",
+            "content_type": "video",
+            "metadata": {
+                "file_size": 1024000,
+                "format": "mp4"
+            }
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/history",
+            json=history_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 201
+        data = response.json()
+        assert data['action'] == 'download'
+
+    def test_record_history_minimal_data(self):
+        """测试使用最小数据记录历史"""
+        history_data = {
+            "action": "view"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/history",
+            json=history_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 201
+        data = response.json()
+        assert data['action'] == 'view'
+
+    def test_record_history_invalid_action(self):
+        """测试使用无效action记录历史"""
+        history_data = {
+            "action": "invalid_action",
+            "content_id": "test_content_invalid"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/history",
+            json=history_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 422
+        error_data = response.json()
+        assert 'error' in error_data
+
+    def test_get_history_with_data(self):
+        """测试获取有数据的历史记录"""
         # 先创建一些历史记录
-        for i in range(5):
+        actions = [
+            {"action": "view", "content_id": "test_history_1", "content_type": "post"},
+            {"action": "search", "metadata": {"query": "test query"}},
+            {"action": "share", "content_id": "test_history_2", "content_type": "article"},
+            {"action": "download", "content_id": "test_history_3", "content_type": "video"}
+        ]
+
+        created_records = []
+        for action_data in actions:
+            response = requests.post(
+                f"{self.BASE_URL}/history",
+                json=action_data,
+                headers=self.get_auth_headers()
+            )
+            assert response.status_code == 201
+            created_records.append(response.json())
+
+        # 获取历史记录
+        response = requests.get(
+            f"{self.BASE_URL}/history",
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 200
+        data = response.json()
+        assert len(data['history']) >= 4
+        assert data['pagination']['total'] >= 4
+
+    def test_get_history_pagination(self):
+        """测试历史记录分页"""
+        # 创建25条历史记录
+        for i in range(25):
             history_data = {
                 "action": "view",
-                "content_id": f"test_clear_{i+1}",
+                "content_id": f"test_pagination_{i+1}",
                 "content_type": "post"
             }
             response = requests.post(
@@ -57,26 +219,25 @@ class TestHistoryAPI:
             )
             assert response.status_code == 201
 
-        # 验证记录存在
+        # 测试第一页
         response = requests.get(
-            f"{self.BASE_URL}/history",
+            f"{self.BASE_URL}/history?page=1&limit=10",
             headers=self.get_auth_headers()
         )
-        assert response.status_code == 200
-        initial_count = response.json()['pagination']['total']
-        assert initial_count >= 5
-
-        # 清空所有历史记录
-        response = requests.delete(
-            f"{self.BASE_URL}/history",
-            headers=self.get_auth_headers()
-        )
-
         assert response.status_code == 200
         data = response.json()
-        assert 'message' in data
-        assert 'deleted_count' in data
-        assert data['deleted_count'] >= 5
+        assert len(data['history']) == 10
+        assert data['pagination']['page'] == 1
+        assert data['pagination']['total'] >= 25
+
+        # 测试第三页
+        response = requests.get(
+            f"{self.BASE_URL}/history?page=3&limit=10",
+            headers=self.get_auth_headers()
+        )
+        assert response.status_code == 200
+        data = response.json()
+        assert data['pagination']['page'] == 3
 
     def test_get_history_filter_by_action(self):
         """测试按操作类型筛选历史记录"""
@@ -203,135 +364,6 @@ class TestHistoryAPI:
         session_records = [record for record in data['history'] if record['session_id'] == session_id]
         assert len(session_records) >= 3
 
-    def test_get_history_with_data(self):
-        """测试获取有数据的历史记录"""
-        # 先创建一些历史记录
-        actions = [
-            {"action": "view", "content_id": "test_history_1", "content_type": "post"},
-            {"action": "search", "metadata": {"query": "test query"}},
-            {"action": "share", "content_id": "test_history_2", "content_type": "article"},
-            {"action": "download", "content_id": "test_history_3", "content_type": "video"}
-        ]
-
-        created_records = []
-        for action_data in actions:
-            response = requests.post(
-                f"{self.BASE_URL}/history",
-                json=action_data,
-                headers=self.get_auth_headers()
-            )
-            assert response.status_code == 201
-            created_records.append(response.json())
-
-        # 获取历史记录
-        response = requests.get(
-            f"{self.BASE_URL}/history",
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 200
-        data = response.json()
-        assert len(data['history']) >= 4
-        assert data['pagination']['total'] >= 4
-
-    def test_record_history_download_action(self):
-        """测试记录下载操作历史"""
-        history_data = {
-            "action": "download",
-            "content_id": "test_content_download_001",
-            "content_type": "video",
-            "metadata": {
-                "file_size": 1024000,
-                "format": "mp4"
-            }
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/history",
-            json=history_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 201
-        data = response.json()
-        assert data['action'] == 'download'
-
-    def test_record_history_search_action(self):
-        """测试记录搜索操作历史"""
-        history_data = {
-            "action": "search",
-            "metadata": {
-                "query": "python tutorial",
-                "results_count": 25
-            },
-            "session_id": "test_session_456"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/history",
-            json=history_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 201
-        data = response.json()
-        assert data['action'] == 'search'
-        assert data['metadata']['query'] == 'python tutorial'
-
-    def test_record_history_share_action(self):
-        """测试记录分享操作历史"""
-        history_data = {
-            "action": "share",
-            "content_id": "test_content_share_001",
-            "content_type": "article",
-            "metadata": {
-                "platform": "twitter",
-                "share_type": "link"
-            }
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/history",
-            json=history_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 201
-        data = response.json()
-        assert data['action'] == 'share'
-        assert data['metadata']['platform'] == 'twitter'
-
-    def test_record_history_view_action(self):
-        """测试记录查看操作历史"""
-        history_data = {
-            "action": "view",
-            "content_id": "test_content_view_001",
-            "content_type": "post",
-            "metadata": {
-                "duration": 30,
-                "device": "mobile"
-            },
-            "session_id": "test_session_123"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/history",
-            json=history_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 201
-        data = response.json()
-        assert data['action'] == history_data['action']
-        assert data['content_id'] == history_data['content_id']
-        assert data['content_type'] == history_data['content_type']
-        assert data['metadata'] == history_data['metadata']
-        assert data['session_id'] == history_data['session_id']
-        assert 'id' in data
-        assert 'created_at' in data
-        assert 'ip_address' in data
-        assert 'user_agent' in data
-
     def test_delete_single_history_not_found(self):
         """测试删除不存在的历史记录"""
         response = requests.delete(
@@ -343,42 +375,13 @@ class TestHistoryAPI:
         error_data = response.json()
         assert 'error' in error_data
 
-    def test_invalid_json_request(self):
-        """测试无效JSON请求"""
-        response = requests.post(
-            f"{self.BASE_URL}/history",
-            data="invalid json",
-            headers={'Content-Type': 'application/json', 'Authorization': f'Bearer {self.TEST_USER_TOKEN}'}
-        )
-
-        assert response.status_code == 400
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_record_history_invalid_action(self):
-        """测试使用无效action记录历史"""
-        history_data = {
-            "action": "invalid_action",
-            "content_id": "test_content_invalid"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/history",
-            json=history_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 422
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_get_history_pagination(self):
-        """测试历史记录分页"""
-        # 创建25条历史记录
-        for i in range(25):
+    def test_clear_all_history_success(self):
+        """测试成功清空所有历史记录"""
+        # 先创建一些历史记录
+        for i in range(5):
             history_data = {
                 "action": "view",
-                "content_id": f"test_pagination_{i+1}",
+                "content_id": f"test_clear_{i+1}",
                 "content_type": "post"
             }
             response = requests.post(
@@ -388,41 +391,38 @@ class TestHistoryAPI:
             )
             assert response.status_code == 201
 
-        # 测试第一页
+        # 验证记录存在
         response = requests.get(
-            f"{self.BASE_URL}/history?page=1&limit=10",
-            headers=self.get_auth_headers()
-        )
-        assert response.status_code == 200
-        data = response.json()
-        assert len(data['history']) == 10
-        assert data['pagination']['page'] == 1
-        assert data['pagination']['total'] >= 25
-
-        # 测试第三页
-        response = requests.get(
-            f"{self.BASE_URL}/history?page=3&limit=10",
-            headers=self.get_auth_headers()
-        )
-        assert response.status_code == 200
-        data = response.json()
-        assert data['pagination']['page'] == 3
-
-    def test_record_history_minimal_data(self):
-        """测试使用最小数据记录历史"""
-        history_data = {
-            "action": "view"
-        }
-
-        response = requests.post(
             f"{self.BASE_URL}/history",
-            json=history_data,
+            headers=self.get_auth_headers()
+        )
+        assert response.status_code == 200
+        initial_count = response.json()['pagination']['total']
+        assert initial_count >= 5
+
+        # 清空所有历史记录
+        response = requests.delete(
+            f"{self.BASE_URL}/history",
             headers=self.get_auth_headers()
         )
 
-        assert response.status_code == 201
+        assert response.status_code == 200
         data = response.json()
-        assert data['action'] == 'view'
+        assert 'message' in data
+        assert 'deleted_count' in data
+        assert data['deleted_count'] >= 5
+
+    def test_clear_all_history_empty(self):
+        """测试清空空的历史记录"""
+        response = requests.delete(
+            f"{self.BASE_URL}/history",
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 200
+        data = response.json()
+        assert 'message' in data
+        assert data['deleted_count'] == 0
 
     def test_history_workflow_complete(self):
         """测试完整的历史记录工作流程"""
@@ -486,3 +486,15 @@ class TestHistoryAPI:
         assert response.status_code == 200
         data = response.json()
         assert len(data['history']) == 0
+
+    def test_invalid_json_request(self):
+        """测试无效JSON请求"""
+        response = requests.post(
+            f"{self.BASE_URL}/history",
+            data="invalid json",
+            headers={'Content-Type': 'application/json', 'Authorization': f'Bearer {self.TEST_USER_TOKEN}'}
+        )
+
+        assert response.status_code == 400
+        error_data = response.json()
+        assert 'error' in error_data

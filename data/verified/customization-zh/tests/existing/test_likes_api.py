@@ -80,6 +80,59 @@ class TestLikesAPI:
         data = response.json()
         assert data['action'] == 'unlike'
 
+    def test_add_like_missing_action(self):
+        """测试缺少action字段时添加点赞"""
+        like_data = {
+            "content_id": "test_content_missing_action",
+            "content_type": "post"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/likes",
+            json=like_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 422
+        error_data = response.json()
+        assert 'error' in error_data
+
+    def test_add_like_invalid_action(self):
+        """测试使用无效action添加点赞"""
+        like_data = {
+            "content_id": "test_content_invalid_action",
+            "content_type": "post",
+            "action": "invalid_action"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/likes",
+            json=like_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 422
+        error_data = response.json()
+        assert 'error' in error_data
+
+    def test_add_like_invalid_content_type(self):
+        """测试使用无效内容类型添加点赞"""
+        like_data = {
+            "content_id": "test_content_invalid_type",
+            "content_type": "invalid_type",
+            "action": "like"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/likes",
+            json=like_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 422
+        error_data = response.json()
+        assert 'error' in error_data
+
     def test_get_like_stats_success(self):
         """测试成功获取点赞统计"""
         # 先添加一些点赞
@@ -121,33 +174,6 @@ class TestLikesAPI:
         assert 'total_unlikes' in data
         assert 'user_action' in data
 
-    def test_get_likes_history_filter_by_content_type(self):
-        """测试按内容类型筛选点赞历史"""
-        # 创建不同类型的点赞记录
-        content_types = ["post", "article", "video"]
-        for content_type in content_types:
-            like_data = {
-                "content_id": f"test_filter_history_{content_type}",
-                "content_type": content_type,
-                "action": "like"
-            }
-            response = requests.post(
-                f"{self.BASE_URL}/likes",
-                json=like_data,
-                headers=self.get_auth_headers()
-            )
-            assert response.status_code == 201
-
-        # 按视频类型筛选
-        response = requests.get(
-            f"{self.BASE_URL}/likes/history?content_type=video",
-            headers=self.get_auth_headers()
-        )
-        assert response.status_code == 200
-        data = response.json()
-        video_likes = [like for like in data['likes'] if like['content_type'] == 'video']
-        assert len(video_likes) >= 1
-
     def test_get_likes_history_with_data(self):
         """测试获取有数据的点赞历史"""
         # 先创建一些点赞记录
@@ -175,71 +201,6 @@ class TestLikesAPI:
         data = response.json()
         assert len(data['likes']) >= 3
         assert data['pagination']['total'] >= 3
-
-    def test_add_like_invalid_action(self):
-        """测试使用无效action添加点赞"""
-        like_data = {
-            "content_id": "test_content_invalid_action",
-            "content_type": "post",
-            "action": "invalid_action"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/likes",
-            json=like_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 422
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_add_like_invalid_content_type(self):
-        """测试使用无效内容类型添加点赞"""
-        like_data = {
-            "content_id": "test_content_invalid_type",
-            "content_type": "invalid_type",
-            "action": "like"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/likes",
-            json=like_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 422
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_add_like_missing_action(self):
-        """测试缺少action字段时添加点赞"""
-        like_data = {
-            "content_id": "test_content_missing_action",
-            "content_type": "post"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/likes",
-            json=like_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 422
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_invalid_json_request(self):
-        """测试无效JSON请求"""
-        response = requests.post(
-            f"{self.BASE_URL}/likes",
-            data="invalid json",
-            headers={'Content-Type': 'application/json', 'Authorization': f'Bearer {self.TEST_USER_TOKEN}'}
-        )
-
-        assert response.status_code == 400
-        error_data = response.json()
-        assert 'error' in error_data
 
     def test_get_likes_history_pagination(self):
         """测试点赞历史分页"""
@@ -276,18 +237,32 @@ class TestLikesAPI:
         data = response.json()
         assert data['pagination']['page'] == 2
 
-    def test_large_pagination_limit(self):
-        """测试大分页数量限制"""
+    def test_get_likes_history_filter_by_content_type(self):
+        """测试按内容类型筛选点赞历史"""
+        # 创建不同类型的点赞记录
+        content_types = ["post", "article", "video"]
+        for content_type in content_types:
+            like_data = {
+                "content_id": f"test_filter_history_{content_type}",
+                "content_type": content_type,
+                "action": "like"
+            }
+            response = requests.post(
+                f"{self.BASE_URL}/likes",
+                json=like_data,
+                headers=self.get_auth_headers()
+            )
+            assert response.status_code == 201
+
+        # 按视频类型筛选
         response = requests.get(
-            f"{self.BASE_URL}/likes/history?limit=1000",
+            f"{self.BASE_URL}/likes/history?content_type=video",
             headers=self.get_auth_headers()
         )
-
-        # 应该返回错误或限制最大数量
-        assert response.status_code in [200, 422]
-        if response.status_code == 200:
-            data = response.json()
-            assert data['pagination']['limit'] <= 50  # 根据README，最大限制是50
+        assert response.status_code == 200
+        data = response.json()
+        video_likes = [like for like in data['likes'] if like['content_type'] == 'video']
+        assert len(video_likes) >= 1
 
     def test_like_workflow_complete(self):
         """测试完整的点赞工作流程"""
@@ -342,3 +317,28 @@ class TestLikesAPI:
         assert response.status_code == 200
         stats = response.json()
         assert stats['total_unlikes'] >= 1
+
+    def test_invalid_json_request(self):
+        """测试无效JSON请求"""
+        response = requests.post(
+            f"{self.BASE_URL}/likes",
+            data="invalid json",
+            headers={'Content-Type': 'application/json', 'Authorization': f'Bearer {self.TEST_USER_TOKEN}'}
+        )
+
+        assert response.status_code == 400
+        error_data = response.json()
+        assert 'error' in error_data
+
+    def test_large_pagination_limit(self):
+        """测试大分页数量限制"""
+        response = requests.get(
+            f"{self.BASE_URL}/likes/history?limit=1000",
+            headers=self.get_auth_headers()
+        )
+
+        # 应该返回错误或限制最大数量
+        assert response.status_code in [200, 422]
+        if response.status_code == 200:
+            data = response.json()
+            assert data['pagination']['limit'] <= 50  # 根据README，最大限制是50

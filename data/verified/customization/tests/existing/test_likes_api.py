@@ -65,6 +65,56 @@ class TestLikesAPI:
         data = response.json()
         assert data['action'] == 'unlike'
 
+    def test_add_like_missing_action(self):
+        like_data = {
+            "content_id": "test_content_missing_action",
+            "content_type": "post"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/likes",
+            json=like_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 422
+        error_data = response.json()
+        assert 'error' in error_data
+
+    def test_add_like_invalid_action(self):
+        like_data = {
+            "content_id": "test_content_invalid_action",
+            "content_type": "post",
+            "action": "invalid_action"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/likes",
+            json=like_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 422
+        error_data = response.json()
+        assert 'error' in error_data
+
+    def test_add_like_invalid_content_type(self):
+        like_data = {
+            "content_id": "test_content_invalid_type",
+            "content_type": "invalid_type",
+            "action": "like"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/likes",
+            json=like_data,
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code == 422
+        error_data = response.json()
+        assert 'error' in error_data
+
     def test_get_like_stats_success(self):
         content_id = "test_stats_content_001"
         content_type = "post"
@@ -101,30 +151,6 @@ class TestLikesAPI:
         assert 'total_unlikes' in data
         assert 'user_action' in data
 
-    def test_get_likes_history_filter_by_content_type(self):
-        content_types = ["post", "article", "video"]
-        for content_type in content_types:
-            like_data = {
-                "content_id": f"test_filter_history_{content_type}",
-                "content_type": content_type,
-                "action": "like"
-            }
-            response = requests.post(
-                f"{self.BASE_URL}/likes",
-                json=like_data,
-                headers=self.get_auth_headers()
-            )
-            assert response.status_code == 201
-
-        response = requests.get(
-            f"{self.BASE_URL}/likes/history?content_type=video",
-            headers=self.get_auth_headers()
-        )
-        assert response.status_code == 200
-        data = response.json()
-        video_likes = [like for like in data['likes'] if like['content_type'] == 'video']
-        assert len(video_likes) >= 1
-
     def test_get_likes_history_with_data(self):
         likes_data = [
             {"content_id": "test_history_1", "content_type": "post", "action": "like"},
@@ -149,67 +175,6 @@ class TestLikesAPI:
         data = response.json()
         assert len(data['likes']) >= 3
         assert data['pagination']['total'] >= 3
-
-    def test_add_like_invalid_action(self):
-        like_data = {
-            "content_id": "test_content_invalid_action",
-            "content_type": "post",
-            "action": "invalid_action"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/likes",
-            json=like_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 422
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_add_like_invalid_content_type(self):
-        like_data = {
-            "content_id": "test_content_invalid_type",
-            "content_type": "invalid_type",
-            "action": "like"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/likes",
-            json=like_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 422
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_add_like_missing_action(self):
-        like_data = {
-            "content_id": "test_content_missing_action",
-            "content_type": "post"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/likes",
-            json=like_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 422
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_invalid_json_request(self):
-        response = requests.post(
-            f"{self.BASE_URL}/likes",
-            data="invalid json",
-            headers={'Content-Type': 'application/json', 'Authorization': f'Bearer {self.TEST_USER_TOKEN}'}
-        )
-
-        assert response.status_code == 400
-        error_data = response.json()
-        assert 'error' in error_data
 
     def test_get_likes_history_pagination(self):
         for i in range(15):
@@ -242,16 +207,29 @@ class TestLikesAPI:
         data = response.json()
         assert data['pagination']['page'] == 2
 
-    def test_large_pagination_limit(self):
+    def test_get_likes_history_filter_by_content_type(self):
+        content_types = ["post", "article", "video"]
+        for content_type in content_types:
+            like_data = {
+                "content_id": f"test_filter_history_{content_type}",
+                "content_type": content_type,
+                "action": "like"
+            }
+            response = requests.post(
+                f"{self.BASE_URL}/likes",
+                json=like_data,
+                headers=self.get_auth_headers()
+            )
+            assert response.status_code == 201
+
         response = requests.get(
-            f"{self.BASE_URL}/likes/history?limit=1000",
+            f"{self.BASE_URL}/likes/history?content_type=video",
             headers=self.get_auth_headers()
         )
-
-        assert response.status_code in [200, 422]
-        if response.status_code == 200:
-            data = response.json()
-            assert data['pagination']['limit'] <= 50
+        assert response.status_code == 200
+        data = response.json()
+        video_likes = [like for like in data['likes'] if like['content_type'] == 'video']
+        assert len(video_likes) >= 1
 
     def test_like_workflow_complete(self):
         content_id = "test_workflow_like_content"
@@ -300,3 +278,25 @@ class TestLikesAPI:
         assert response.status_code == 200
         stats = response.json()
         assert stats['total_unlikes'] >= 1
+
+    def test_invalid_json_request(self):
+        response = requests.post(
+            f"{self.BASE_URL}/likes",
+            data="invalid json",
+            headers={'Content-Type': 'application/json', 'Authorization': f'Bearer {self.TEST_USER_TOKEN}'}
+        )
+
+        assert response.status_code == 400
+        error_data = response.json()
+        assert 'error' in error_data
+
+    def test_large_pagination_limit(self):
+        response = requests.get(
+            f"{self.BASE_URL}/likes/history?limit=1000",
+            headers=self.get_auth_headers()
+        )
+
+        assert response.status_code in [200, 422]
+        if response.status_code == 200:
+            data = response.json()
+            assert data['pagination']['limit'] <= 50

@@ -12,22 +12,6 @@ def test_create_and_fetch_book_normalises_fields(base_url, http, book):
     assert fetched.status_code == 200
     assert fetched.json() == book
 
-def test_unknown_book_returns_404(base_url, http):
-    response = http.get(f"{base_url}/api/books/987654321", timeout=10)
-    assert response.status_code == 404
-    assert response.json()["error"]["code"] == "not_found"
-
-def test_validation_and_duplicate_isbn(base_url, http, book):
-    invalid = http.post(f"{base_url}/api/books",
-                        json={"title": "", "author": "X", "isbn": "12", "year": 3000}, timeout=10)
-    assert invalid.status_code == 422
-    assert set(invalid.json()["error"]["fields"]) == {"title", "isbn", "year"}
-    duplicate = dict(book)
-    duplicate["title"] = "Another title"
-    response = http.post(f"{base_url}/api/books", json=duplicate, timeout=10)
-    assert response.status_code == 409
-    assert response.json()["error"]["code"] == "duplicate_isbn"
-
 def test_search_with_pagination(base_url, http):
     marker = uuid.uuid4().hex[:10]
     ids = []
@@ -51,6 +35,17 @@ def test_search_with_pagination(base_url, http):
         for book_id in ids:
             http.delete(f"{base_url}/api/books/{book_id}", timeout=10)
 
+def test_validation_and_duplicate_isbn(base_url, http, book):
+    invalid = http.post(f"{base_url}/api/books",
+                        json={"title": "", "author": "X", "isbn": "12", "year": 3000}, timeout=10)
+    assert invalid.status_code == 422
+    assert set(invalid.json()["error"]["fields"]) == {"title", "isbn", "year"}
+    duplicate = dict(book)
+    duplicate["title"] = "Another title"
+    response = http.post(f"{base_url}/api/books", json=duplicate, timeout=10)
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "duplicate_isbn"
+
 def test_loan_lifecycle(base_url, http, book):
     url = f"{base_url}/api/books/{book['id']}/loan"
     member = f"M-{uuid.uuid4().hex[:6]}"
@@ -66,3 +61,8 @@ def test_loan_lifecycle(base_url, http, book):
     returned = http.delete(url, timeout=10)
     assert returned.status_code == 200 and "returned_at" in returned.json()
     assert http.delete(url, timeout=10).json()["error"]["code"] == "not_on_loan"
+
+def test_unknown_book_returns_404(base_url, http):
+    response = http.get(f"{base_url}/api/books/987654321", timeout=10)
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"

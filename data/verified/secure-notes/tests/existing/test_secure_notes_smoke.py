@@ -50,3 +50,13 @@ def test_notes_are_private(base_url, http, auth_headers):
     finally:
         http.delete(f"{base_url}/notes/{note['id']}", headers=auth_headers, timeout=10)
         http.post(f"{base_url}/auth/logout", headers=other_headers, timeout=10)
+
+def test_logout_revokes_token(base_url, http, account):
+    username, password = account
+    token = http.post(f"{base_url}/auth/login",
+                      json={"username": username, "password": password},
+                      timeout=10).json()["access_token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    assert http.get(f"{base_url}/users/me", headers=headers, timeout=10).status_code == 200
+    assert http.post(f"{base_url}/auth/logout", headers=headers, timeout=10).status_code == 204
+    assert http.get(f"{base_url}/users/me", headers=headers, timeout=10).status_code == 401

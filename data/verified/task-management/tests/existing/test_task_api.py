@@ -32,6 +32,17 @@ class TestTaskAPI:
         except requests.exceptions.ConnectionError:
             pytest.skip("API server not running")
 
+    def test_health_check(self):
+        """Test health check endpoint"""
+        response = requests.get(f"{self.BASE_URL}/health")
+
+        assert response.status_code == 200
+        data = response.json()
+        assert 'status' in data
+        assert 'timestamp' in data
+        assert 'version' in data
+        assert data['status'] == 'healthy'
+
     def test_create_task_success(self):
         """Test successful task creation"""
         task_data = {
@@ -57,66 +68,127 @@ class TestTaskAPI:
         assert 'created_at' in data
         assert 'updated_at' in data
 
-    def test_delete_task_success(self):
-        """Test successful task deletion"""
-        # Create a task
-        task_data = {"title": "Task to Delete", "priority": "medium"}
+    def test_create_task_minimal_data(self):
+        """Test task creation with minimal required data"""
+        task_data = {
+            "title": "Minimal Task",
+            "priority": "medium"
+        }
+
         response = requests.post(
             f"{self.BASE_URL}/tasks",
             json=task_data,
             headers={'Content-Type': 'application/json'}
         )
-        task_id = response.json()['id']
 
-        # Delete the task
-        response = requests.delete(f"{self.BASE_URL}/tasks/{task_id}")
-
-        assert response.status_code == 200
+        assert response.status_code == 201
         data = response.json()
-        assert 'message' in data
+        assert data['title'] == task_data['title']
+        assert data['priority'] == task_data['priority']
+        assert data['status'] == 'pending'
+        assert data['description'] is None or data['description'] == ""
 
-        # Verify task is deleted
-        response = requests.get(f"{self.BASE_URL}/tasks/{task_id}")
-        assert response.status_code == 404
+    def test_create_task_invalid_priority(self):
+        """Test task creation with invalid priority"""
+        task_data = {
+            "title": "Test Task",
+            "priority": "invalid_priority"
+        }
 
-    def test_get_single_task_success(self):
-        """Test getting a single task by ID"""
-        # Create a task
-        task_data = {"title": "Single Task", "priority": "high"}
         response = requests.post(
             f"{self.BASE_URL}/tasks",
             json=task_data,
             headers={'Content-Type': 'application/json'}
         )
-        created_task = response.json()
 
-        # Get the task by ID
-        response = requests.get(f"{self.BASE_URL}/tasks/{created_task['id']}")
+        assert response.status_code == 422
+        error_data = response.json()
+        assert 'error' in error_data
+        assert error_data['error']['code'] == 'validation_error'
+
+    def test_create_task_missing_required_fields(self):
+        """Test task creation with missing required fields"""
+        task_data = {
+            "description": "Missing title and priority"
+        }
+
+        response = requests.post(
+            f"{self.BASE_URL}/tasks",
+            json=task_data,
+            headers={'Content-Type': 'application/json'}
+        )
+
+        assert response.status_code == 422
+        error_data = response.json()
+        assert 'error' in error_data
+
+    def test_get_tasks_list_empty(self):
+        """Test getting tasks list when no tasks exist"""
+        response = requests.get(f"{self.BASE_URL}/tasks")
 
         assert response.status_code == 200
         data = response.json()
-        assert data['id'] == created_task['id']
-        assert data['title'] == created_task['title']
-        assert data['priority'] == created_task['priority']
+        assert 'tasks' in data
+        assert 'pagination' in data
+        assert len(data['tasks']) == 0
+        assert data['pagination']['total'] == 0
 
-    def test_get_tasks_list_filter_by_priority(self):
-        """Test filtering tasks by priority"""
-        # Create tasks with different priorities
-        priorities = ["high", "medium", "low"]
-        for priority in priorities:
-            task_data = {"title": f"Task {priority}", "priority": priority}
-            requests.post(
+    def test_get_tasks_list_with_data(self):
+        """Test getting tasks list with existing tasks"""
+        # Create test tasks
+        tasks_data = [
+            {"title": "Task 1", "priority": "high"},
+            {"title": "Task 2", "priority": "medium"},
+            {"title": "Task 3", "priority": "low"}
+        ]
+
+        created_tasks = []
+        for task_data in tasks_data:
+            response = requests.post(
                 f"{self.BASE_URL}/tasks",
                 json=task_data,
                 headers={'Content-Type': 'application/json'}
             )
+            assert response.status_code == 201
+            created_tasks.append(response.json())
 
-        # Filter by high priority
-        response = requests.get(f"{self.BASE_URL}/tasks?priority=high")
+        # Get tasks list
+        response = requests.get(f"{self.BASE_URL}/tasks")
+
         assert response.status_code == 200
         data = response.json()
-        assert len(data['tasks']) == 1
-        assert data['tasks'][0]['priority'] == 'high'
+        assert len(data['tasks']) == 3
+        assert data['pagination']['total'] == 3
+        assert data['pagination']['page'] == 1
+        assert data['pagination']['limit'] == 10
+
+    def test_get_tasks_list_pagination(self):
+        """Test tasks list pagination"""
+        # Create 15 test tasks
+        for i in range(15):
+            task_data = {"title": f"Task {i+1}", "priority": "medium"}
+            response = requests.post(
+                f"{self.BASE_URL}/tasks",
+                json=task_data,
+                headers={'Content-Type': 'application/json'}
+            )
+            assert response.status_code == 201
+
+        # Test first page
+        response = requests.get(f"{self.BASE_URL}/tasks?page=1&limit=10")
+        assert response.status_code == 200
+        data = response.json()
+        assert len(data['tasks']) == 10
+        assert data['pagination']['page'] == 1
+        assert data['pagination']['total'] == 15
+        assert data['pagination']['pages'] == 2
+
+        # Test second page
+        response = requests.get(f"{self.BASE_URL}/tasks?page=2&limit=10")
+        assert response.status_code == 200
+        data = response.json()
+        assert len(data['tasks']) == 5
+        assert data['pagination']['page'] == 2
 
     def test_get_tasks_list_filter_by_status(self):
         """Test filtering tasks by status"""
@@ -143,45 +215,53 @@ class TestTaskAPI:
         assert len(data['tasks']) == 1
         assert data['tasks'][0]['status'] == 'completed'
 
-    def test_health_check(self):
-        """Test health check endpoint"""
-        response = requests.get(f"{self.BASE_URL}/health")
+    def test_get_tasks_list_filter_by_priority(self):
+        """Test filtering tasks by priority"""
+        # Create tasks with different priorities
+        priorities = ["high", "medium", "low"]
+        for priority in priorities:
+            task_data = {"title": f"Task {priority}", "priority": priority}
+            requests.post(
+                f"{self.BASE_URL}/tasks",
+                json=task_data,
+                headers={'Content-Type': 'application/json'}
+            )
 
+        # Filter by high priority
+        response = requests.get(f"{self.BASE_URL}/tasks?priority=high")
         assert response.status_code == 200
         data = response.json()
-        assert 'status' in data
-        assert 'timestamp' in data
-        assert 'version' in data
-        assert data['status'] == 'healthy'
+        assert len(data['tasks']) == 1
+        assert data['tasks'][0]['priority'] == 'high'
 
-    def test_update_task_partial(self):
-        """Test partial task update"""
+    def test_get_single_task_success(self):
+        """Test getting a single task by ID"""
         # Create a task
-        task_data = {
-            "title": "Original Task",
-            "description": "Original description",
-            "priority": "low"
-        }
+        task_data = {"title": "Single Task", "priority": "high"}
         response = requests.post(
             f"{self.BASE_URL}/tasks",
             json=task_data,
             headers={'Content-Type': 'application/json'}
         )
-        task_id = response.json()['id']
+        created_task = response.json()
 
-        # Update only title
-        update_data = {"title": "Updated Title Only"}
-        response = requests.put(
-            f"{self.BASE_URL}/tasks/{task_id}",
-            json=update_data,
-            headers={'Content-Type': 'application/json'}
-        )
+        # Get the task by ID
+        response = requests.get(f"{self.BASE_URL}/tasks/{created_task['id']}")
 
         assert response.status_code == 200
         data = response.json()
-        assert data['title'] == update_data['title']
-        assert data['description'] == task_data['description']  # Should remain unchanged
-        assert data['priority'] == task_data['priority']  # Should remain unchanged
+        assert data['id'] == created_task['id']
+        assert data['title'] == created_task['title']
+        assert data['priority'] == created_task['priority']
+
+    def test_get_single_task_not_found(self):
+        """Test getting a non-existent task"""
+        response = requests.get(f"{self.BASE_URL}/tasks/99999")
+
+        assert response.status_code == 404
+        error_data = response.json()
+        assert 'error' in error_data
+        assert error_data['error']['code'] == 'not_found'
 
     def test_update_task_success(self):
         """Test successful task update"""
@@ -215,41 +295,57 @@ class TestTaskAPI:
         assert data['status'] == update_data['status']
         assert data['id'] == task_id
 
-    def test_create_task_invalid_priority(self):
-        """Test task creation with invalid priority"""
+    def test_update_task_partial(self):
+        """Test partial task update"""
+        # Create a task
         task_data = {
-            "title": "Test Task",
-            "priority": "invalid_priority"
+            "title": "Original Task",
+            "description": "Original description",
+            "priority": "low"
         }
-
         response = requests.post(
             f"{self.BASE_URL}/tasks",
             json=task_data,
+            headers={'Content-Type': 'application/json'}
+        )
+        task_id = response.json()['id']
+
+        # Update only title
+        update_data = {"title": "Updated Title Only"}
+        response = requests.put(
+            f"{self.BASE_URL}/tasks/{task_id}",
+            json=update_data,
+            headers={'Content-Type': 'application/json'}
+        )
+
+        assert response.status_code == 200
+        data = response.json()
+        assert data['title'] == update_data['title']
+        assert data['description'] == task_data['description']  # Should remain unchanged
+        assert data['priority'] == task_data['priority']  # Should remain unchanged
+
+    def test_update_task_invalid_status(self):
+        """Test task update with invalid status"""
+        # Create a task
+        task_data = {"title": "Test Task", "priority": "high"}
+        response = requests.post(
+            f"{self.BASE_URL}/tasks",
+            json=task_data,
+            headers={'Content-Type': 'application/json'}
+        )
+        task_id = response.json()['id']
+
+        # Update with invalid status
+        update_data = {"status": "invalid_status"}
+        response = requests.put(
+            f"{self.BASE_URL}/tasks/{task_id}",
+            json=update_data,
             headers={'Content-Type': 'application/json'}
         )
 
         assert response.status_code == 422
         error_data = response.json()
         assert 'error' in error_data
-        assert error_data['error']['code'] == 'validation_error'
-
-    def test_delete_task_not_found(self):
-        """Test deleting a non-existent task"""
-        response = requests.delete(f"{self.BASE_URL}/tasks/99999")
-
-        assert response.status_code == 404
-        error_data = response.json()
-        assert 'error' in error_data
-        assert error_data['error']['code'] == 'not_found'
-
-    def test_get_single_task_not_found(self):
-        """Test getting a non-existent task"""
-        response = requests.get(f"{self.BASE_URL}/tasks/99999")
-
-        assert response.status_code == 404
-        error_data = response.json()
-        assert 'error' in error_data
-        assert error_data['error']['code'] == 'not_found'
 
     def test_update_task_not_found(self):
         """Test updating a non-existent task"""
@@ -265,64 +361,36 @@ class TestTaskAPI:
         assert 'error' in error_data
         assert error_data['error']['code'] == 'not_found'
 
-    def test_create_task_minimal_data(self):
-        """Test task creation with minimal required data"""
-        task_data = {
-            "title": "Minimal Task",
-            "priority": "medium"
-        }
-
+    def test_delete_task_success(self):
+        """Test successful task deletion"""
+        # Create a task
+        task_data = {"title": "Task to Delete", "priority": "medium"}
         response = requests.post(
             f"{self.BASE_URL}/tasks",
             json=task_data,
             headers={'Content-Type': 'application/json'}
         )
+        task_id = response.json()['id']
 
-        assert response.status_code == 201
-        data = response.json()
-        assert data['title'] == task_data['title']
-        assert data['priority'] == task_data['priority']
-        assert data['status'] == 'pending'
-        assert data['description'] is None or data['description'] == ""
-
-    def test_get_tasks_list_empty(self):
-        """Test getting tasks list when no tasks exist"""
-        response = requests.get(f"{self.BASE_URL}/tasks")
+        # Delete the task
+        response = requests.delete(f"{self.BASE_URL}/tasks/{task_id}")
 
         assert response.status_code == 200
         data = response.json()
-        assert 'tasks' in data
-        assert 'pagination' in data
-        assert len(data['tasks']) == 0
-        assert data['pagination']['total'] == 0
+        assert 'message' in data
 
-    def test_get_tasks_list_pagination(self):
-        """Test tasks list pagination"""
-        # Create 15 test tasks
-        for i in range(15):
-            task_data = {"title": f"Task {i+1}", "priority": "medium"}
-            response = requests.post(
-                f"{self.BASE_URL}/tasks",
-                json=task_data,
-                headers={'Content-Type': 'application/json'}
-            )
-            assert response.status_code == 201
+        # Verify task is deleted
+        response = requests.get(f"{self.BASE_URL}/tasks/{task_id}")
+        assert response.status_code == 404
 
-        # Test first page
-        response = requests.get(f"{self.BASE_URL}/tasks?page=1&limit=10")
-        assert response.status_code == 200
-        data = response.json()
-        assert len(data['tasks']) == 10
-        assert data['pagination']['page'] == 1
-        assert data['pagination']['total'] == 15
-        assert data['pagination']['pages'] == 2
+    def test_delete_task_not_found(self):
+        """Test deleting a non-existent task"""
+        response = requests.delete(f"{self.BASE_URL}/tasks/99999")
 
-        # Test second page
-        response = requests.get(f"{self.BASE_URL}/tasks?page=2&limit=10")
-        assert response.status_code == 200
-        data = response.json()
-        assert len(data['tasks']) == 5
-        assert data['pagination']['page'] == 2
+        assert response.status_code == 404
+        error_data = response.json()
+        assert 'error' in error_data
+        assert error_data['error']['code'] == 'not_found'
 
     def test_task_workflow_complete(self):
         """Test complete task workflow: create -> update -> complete -> delete"""
@@ -373,3 +441,15 @@ class TestTaskAPI:
         # Verify deletion
         response = requests.get(f"{self.BASE_URL}/tasks/{task_id}")
         assert response.status_code == 404
+
+    def test_invalid_json_request(self):
+        """Test handling of invalid JSON in request body"""
+        response = requests.post(
+            f"{self.BASE_URL}/tasks",
+            data="invalid json",
+            headers={'Content-Type': 'application/json'}
+        )
+
+        assert response.status_code == 400
+        error_data = response.json()
+        assert 'error' in error_data

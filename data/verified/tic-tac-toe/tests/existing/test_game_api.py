@@ -24,6 +24,26 @@ class TestGameAPI:
         assert data["status"] in ["healthy", "ok", "up"]
 
     @pytest.mark.api
+    def test_start_game_and_get_state(self):
+        payload = {"player_x": "alice", "player_o": "bob"}
+        resp = requests.post(f"{BASE_URL}/games", json=payload, headers={"Content-Type": "application/json"})
+        if resp.status_code == 404:
+            pytest.skip("Games endpoint not implemented")
+        assert resp.status_code == 201
+        game = resp.json()
+        assert "game_id" in game
+        assert game["status"] == "in_progress"
+        assert game["next_player"] in ["X", "O"]
+        assert isinstance(game["board"], list) and len(game["board"]) == 3
+
+        game_id = game["game_id"]
+        resp2 = requests.get(f"{BASE_URL}/games/{game_id}")
+        assert resp2.status_code == 200
+        state = resp2.json()
+        assert state["game_id"] == game_id
+        assert state["status"] in ["in_progress", "finished", "draw"]
+
+    @pytest.mark.api
     def test_make_moves_and_win(self):
         # Start game
         start = requests.post(f"{BASE_URL}/games", json={"player_x": "x", "player_o": "o"})
@@ -57,21 +77,17 @@ class TestGameAPI:
             assert data.get("winner") == "X"
 
     @pytest.mark.api
-    def test_start_game_and_get_state(self):
-        payload = {"player_x": "alice", "player_o": "bob"}
-        resp = requests.post(f"{BASE_URL}/games", json=payload, headers={"Content-Type": "application/json"})
-        if resp.status_code == 404:
+    def test_illegal_move_validation(self):
+        start = requests.post(f"{BASE_URL}/games", json={"player_x": "p1", "player_o": "p2"})
+        if start.status_code == 404:
             pytest.skip("Games endpoint not implemented")
-        assert resp.status_code == 201
-        game = resp.json()
-        assert "game_id" in game
-        assert game["status"] == "in_progress"
-        assert game["next_player"] in ["X", "O"]
-        assert isinstance(game["board"], list) and len(game["board"]) == 3
+        game_id = start.json()["game_id"]
 
-        game_id = game["game_id"]
-        resp2 = requests.get(f"{BASE_URL}/games/{game_id}")
-        assert resp2.status_code == 200
-        state = resp2.json()
-        assert state["game_id"] == game_id
-        assert state["status"] in ["in_progress", "finished", "draw"]
+        # X moves to (0,0)
+        r1 = requests.post(f"{BASE_URL}/games/{game_id}/moves", json={"player": "X", "row": 0, "col": 0})
+        assert r1.status_code == 200
+        # O tries to move to same cell
+        r2 = requests.post(f"{BASE_URL}/games/{game_id}/moves", json={"player": "O", "row": 0, "col": 0})
+        assert r2.status_code in [409, 422]
+        err = r2.json()
+        assert "error" in err

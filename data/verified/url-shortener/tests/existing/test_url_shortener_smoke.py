@@ -1,18 +1,3 @@
-def test_create_custom_code(base_url, http, link):
-    assert link["hits"] == 0 and link["expires_at"] is None and link["expired"] is False
-    assert link["short_url"].endswith(f"/r/{link['code']}")
-    fetched = http.get(f"{base_url}/short-links/{link['code']}", timeout=10)
-    assert fetched.status_code == 200 and fetched.json()["url"] == link["url"]
-
-def test_redirect_counts_hits(base_url, http, link):
-    code = link["code"]
-    for _ in range(2):
-        hop = http.get(f"{base_url}/r/{code}", allow_redirects=False, timeout=10)
-        assert hop.status_code == 302
-        assert hop.headers["Location"] == link["url"]
-    stats = http.get(f"{base_url}/short-links/{code}/stats", timeout=10).json()
-    assert stats["hits"] == 2 and stats["last_accessed_at"] is not None
-
 def test_duplicate_code_conflicts(base_url, http, link):
     again = http.post(f"{base_url}/short-links",
                       json={"url": "https://example.org/", "code": link["code"]}, timeout=10)
@@ -33,6 +18,15 @@ def test_random_code_and_validation(base_url, http):
     not_json = http.post(f"{base_url}/short-links", data="nope",
                          headers={"Content-Type": "application/json"}, timeout=10)
     assert not_json.status_code == 400
+
+def test_redirect_counts_hits(base_url, http, link):
+    code = link["code"]
+    for _ in range(2):
+        hop = http.get(f"{base_url}/r/{code}", allow_redirects=False, timeout=10)
+        assert hop.status_code == 302
+        assert hop.headers["Location"] == link["url"]
+    stats = http.get(f"{base_url}/short-links/{code}/stats", timeout=10).json()
+    assert stats["hits"] == 2 and stats["last_accessed_at"] is not None
 
 def test_patch_and_delete(base_url, http, link):
     code = link["code"]
