@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pipeline.offline.gen_code import Case, Writer, field_asserts, literal, status_assert
 from pipeline.offline.gen_model import (
@@ -143,14 +144,48 @@ def query_param(model: Model, ep: Endpoint, names: tuple[str, ...]) -> str | Non
 
 
 
+_TOTALS = ("total", "count", "total_count")
+_INT_TYPES = ("integer", "int", "number")
+
+
+def _is_count(value: Any) -> bool:
+    """An example count (7) or a schema-only document's type placeholder ("integer")."""
+    return isinstance(value, int) and not isinstance(value, bool) or \
+        isinstance(value, str) and value.strip().lower() in _INT_TYPES
+
+
+def _schema_shape(schema: dict[str, Any], depth: int = 0) -> Any:
+    """A JSON Schema as the skeleton `_count_expr` reads: objects two levels deep, arrays as
+    lists, other values as their type name."""
+    kind = schema.get("type")
+    if kind == "array":
+        return []
+    if kind == "object" and depth < 2:
+        props = schema.get("properties") or {}
+        return {k: _schema_shape(v, depth + 1) for k, v in props.items() if isinstance(v, dict)}
+    return kind if isinstance(kind, str) else None
+
+
 def _count_expr(res: Resource, var: str) -> str | None:
+    """How to read the collection's size from its list answer: the list's length, or a
+    total documented at the top or one level down (`{"pagination": {"total": ...}}`)."""
     ep = res.listing
     doc = response_doc(ep) if ep is not None else None
+    if doc is None and ep is not None and ep.response_schema:
+        doc = _schema_shape(ep.response_schema)  # a schema-only document
     if isinstance(doc, list):
         return f"len({var}.json())"
-    total = next((k for k in ("total", "count", "total_count") if isinstance(doc, dict)
-                  and isinstance(doc.get(k), int)), None)
-    return f"{var}.json()[{literal(total)}]" if total else None
+    if not isinstance(doc, dict):
+        return None
+    top = next((k for k in _TOTALS if _is_count(doc.get(k))), None)
+    if top is not None:
+        return f"{var}.json()[{literal(top)}]"
+    for outer, inner in doc.items():
+        key = next((k for k in _TOTALS if isinstance(inner, dict) and _is_count(inner.get(k))),
+                   None)
+        if key is not None:
+            return f"{var}.json()[{literal(outer)}][{literal(key)}]"
+    return None
 
 
 def no_write(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) -> list[str]:
