@@ -4,8 +4,8 @@ and the cost ledger (see docs/design.md "Providers").
 Entry points for the CLI:
 - `settings.load_llm_settings()`, `settings.resolve_mode(...)`, `settings.mode_banner(...)`
 - `make_providers(settings)`: the SDK adapters of every configured provider (keys and base
-  URLs from each SDK's own environment variables); a provider with `worker_process_from` or
-  more calls in flight makes them in a child process (`workers.ProviderWorker`)
+  URLs from each SDK's own environment variables); with `worker_process_from` set, a provider
+  with that many calls in flight or more makes them in a child process (`workers.ProviderWorker`)
 - `make_backend(store, settings, batch=False)`: an `LLMBackend` ready for `BuildOptions`
 - `ledger.ledger_summary(store)`, `ledger.format_ledger(summary)` for `repogenesis ledger`
 """

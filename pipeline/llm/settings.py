@@ -23,7 +23,7 @@ Example:
     temperature = 0.0
     max_tokens = 4096
     fallback_offline = false
-    worker_process_from = 16   # providers with 16+ calls in flight: SDK in a child process
+    worker_process_from = 0    # e.g. 16: providers with 16+ calls in flight use a child process
     [llm.concurrency]
     openai = 8
     [llm.prices."openai:gpt-5"]
@@ -108,10 +108,12 @@ class LLMSettings(BaseModel):
     concurrency: dict[str, int] = Field(default_factory=lambda: dict.fromkeys(PROVIDERS, 4))
     default_concurrency: int = Field(4, ge=1)
     # One interpreter's GIL caps a fast provider's throughput at a few hundred calls a second
-    # (the SDKs' CPU per call): from this many calls in flight, its SDK runs in a child process.
-    worker_process_from: int = Field(16, ge=0, description=(
+    # (the SDKs' CPU per call): from this many calls in flight, its SDK can run in a child
+    # process. Off by default: on a 2-core machine the extra process hops cost more than the
+    # second core gives (BENCHMARKS.md); worth trying with more cores and fast providers.
+    worker_process_from: int = Field(0, ge=0, description=(
         "A provider allowed this many calls in flight or more makes its SDK calls in a "
-        "child process of its own (0: never)."))
+        "child process of its own (0, the default: never)."))
     tests_per_prompt: int = Field(2, ge=1, le=10)
     fallback_offline: bool = False
     batch_poll_s: float = Field(30.0, gt=0)

@@ -50,11 +50,11 @@ SECRETS = {  # distinctive fake keys: any trace of them in a file or a log is a 
 # with the default single length retry a review cut off twice in a row (a few in a thousand)
 # is rightly recorded as failed and the comparison with the fault-free run would flake. The
 # highest retry counts make a review that exhausts them vanishingly rare.
-# 16 calls in flight per provider: every provider's SDK calls run in a worker process
-# (pipeline/llm/workers.py), so faults, SIGKILL and resume cover that path too.
+# 16 calls in flight per provider and worker processes on (opt-in): every provider's SDK calls
+# run in a child process (pipeline/llm/workers.py), so faults, SIGKILL and resume cover it.
 CONFIG = ("[llm]\nbackoff_max_s = 0.2\nmax_attempts = 12\nlength_retries = 3\n"
-          "invalid_retries = 5\n[llm.concurrency]\nopenai = 16\nanthropic = 16\n"
-          "gemini = 16\n")
+          "invalid_retries = 5\nworker_process_from = 16\n"
+          "[llm.concurrency]\nopenai = 16\nanthropic = 16\ngemini = 16\n")
 
 
 def _strings(value: Any):

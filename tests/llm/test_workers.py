@@ -53,15 +53,16 @@ def test_schema_ref_names_importable_classes_only() -> None:
 def test_only_providers_with_many_calls_in_flight_get_a_worker(fake) -> None:
     few = make_providers(LLMSettings())
     assert not any(isinstance(p, ProviderWorker) for p in few.values())
-    many = make_providers(LLMSettings(concurrency=dict.fromkeys(PROVIDERS, 16)))
+    assert LLMSettings().worker_process_from == 0  # opt-in
+    many = make_providers(LLMSettings(concurrency=dict.fromkeys(PROVIDERS, 16),
+                                      worker_process_from=16))
     try:
         assert {n for n, p in many.items() if isinstance(p, ProviderWorker)} == set(many)
         assert all(p.wait_ready() and p.pid != os.getpid() for p in many.values())
     finally:
         for p in many.values():
             p.close()
-    off = make_providers(LLMSettings(concurrency=dict.fromkeys(PROVIDERS, 16),
-                                     worker_process_from=0))
+    off = make_providers(LLMSettings(concurrency=dict.fromkeys(PROVIDERS, 16)))
     assert not any(isinstance(p, ProviderWorker) for p in off.values())
 
 
@@ -150,7 +151,8 @@ def test_a_worker_exits_when_its_parent_is_killed(fake) -> None:
         from pipeline.llm import make_providers
         from pipeline.llm.settings import LLMSettings
         providers = make_providers(LLMSettings(concurrency={"openai": 32, "anthropic": 32,
-                                                             "gemini": 32}))
+                                                             "gemini": 32},
+                                               worker_process_from=16))
         assert all(p.wait_ready() for p in providers.values())
         print(" ".join(str(p.pid) for p in providers.values()), flush=True)
         time.sleep(600)
