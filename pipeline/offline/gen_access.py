@@ -1,0 +1,58 @@
+"""Offline templates for access rules: a token the service never issued is refused, and
+another user can neither change nor delete a record, which its owner still reads unchanged.
+(Calls without any token: `gen_fallback_auth`.)"""
+
+from __future__ import annotations
+
+from pipeline.offline.gen_api import update_payload
+from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_common import no_leak, thing
+from pipeline.offline.gen_model import Resource, error_code
+
+
+def wrong_token(w: Writer) -> Case | None:
+    """A protected endpoint called with a token the service never issued: the documented 401."""
+    model = w.model
+    auth = model.spec.auth
+    ep = next((e for e in model.spec.endpoints if e.method == "GET" and "{" not in e.path
+               and model.needs_auth(e) and error_code(e, 401)), None)
+    if ep is None or auth is None or auth.scheme.lower() not in ("bearer", "token"):
+        return None
+    case = Case(f"test_get_{thing(ep.path)}_with_unknown_token_returns_401", "error_handling")
+    prefix = "Bearer" if auth.scheme.lower() == "bearer" else "Token"
+    leak = no_leak(w, case, ep)
+    bindings, unseen = leak if leak is not None else ({}, [])
+    case.add(f"headers = {{{literal(auth.header)}: \"{prefix} \" + unique(\"notatoken12345\")}}",
+             w.call(case, "response", ep, bindings, "headers=headers", auth=False),
+             "assert response.status_code == 401, response.text", *w.errors("response", 401),
+             *unseen)
+    return case
+
+
+def other_user_cannot_change(w: Writer, res: Resource) -> Case | None:
+    """Another user's update and delete are refused like an unknown id; the owner still reads
+    the record, unchanged."""
+    ep, get = res.delete, res.get
+    if ep is None or get is None or not w.model.needs_auth(ep) or not w.model.auth_usable:
+        return None
+    code = 404 if error_code(ep, 404) else 403 if error_code(ep, 403) else None
+    if code is None or res.parent is not None or not res.creatable:
+        return None
+    case = Case(f"test_other_user_cannot_delete_{res.noun}", "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    changes = update_payload(res) if res.update is not None else None
+    if res.update is not None and changes is not None and error_code(res.update, code):
+        case.name = f"test_other_user_cannot_change_or_delete_{res.noun}"
+        case.add(*payload_lines("changes", changes),
+                 w.call(case, "changed", res.update, bindings,
+                        "json=changes, headers=other_auth_headers", auth=False),
+                 f"assert changed.status_code == {code}, changed.text")
+    case.add(w.call(case, "refused", ep, bindings, "headers=other_auth_headers", auth=False),
+             f"assert refused.status_code == {code}, refused.text", *w.errors("refused", code),
+             w.call(case, "still", get, bindings), status_assert("still", get),
+             f"assert still.json()[{literal(res.id_field)}] == {res.id_var}")
+    echo = w.echo_fields(res, res.payload or {})
+    case.add(*[f"assert still.json()[{literal(k)}] == payload[{literal(k)}]" for k in echo])
+    return case
