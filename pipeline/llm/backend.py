@@ -353,7 +353,8 @@ class LLMBackend:
         """The reviews of every case of a round, all calls handed to the client at once (the
         per-provider limits are the only bound), in the order of `items`."""
         per_case = [self.review_calls(case, ev, spec, readme, rubric) for case, ev in items]
-        done = iter(self.client.complete_all([c for calls in per_case for c in calls]))
+        flat = [call for calls in per_case for call in calls]
+        done = iter(self.client.complete_all(flat))
         return [[self._review(case, call, next(done)) for call in calls]
                 for (case, _), calls in zip(items, per_case, strict=True)]
 

@@ -5,10 +5,9 @@ Public API:
 - `client.complete(request, schema=None, *, check=None, task_id=None, case_id=None)
   -> Completion`: never raises for a provider or output problem; `Completion.ok` is False
   and `.error` says why (the caller records it, e.g. as a failed review).
-- `client.complete_all(calls) -> list[Completion]`: several calls (a list or a generator,
-  each sent as soon as it is made) in threads, as many at once as the per-provider limits
-  allow (sequential when the calling thread holds a store transaction, so ledger writes
-  cannot deadlock; another thread's transaction does not count).
+- `client.complete_all(calls) -> list[Completion]`: several calls in threads, as many at once
+  as the per-provider limits allow (sequential when the calling thread holds a store
+  transaction, so ledger writes cannot deadlock; another thread's transaction does not count).
 - `Completion(ok, value, response, error, outcome, cached)`.
 
 What `complete` does, in order:
@@ -32,7 +31,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -123,13 +122,11 @@ class LLMClient:
                 return hit
             return self._fresh(request, schema, check, key, ctx)
 
-    def complete_all(self, calls: Iterable[Call]) -> list[Completion]:
-        """`calls` may be a generator: each call is sent as soon as it is made, so building a
-        round's prompts overlaps the first answers' latency."""
+    def complete_all(self, calls: Sequence[Call]) -> list[Completion]:
         def run(call: Call) -> Completion:
             return self.complete(call.request, call.schema, check=call.check, **call.context)
 
-        if self._in_transaction():
+        if len(calls) <= 1 or self._in_transaction():
             return [run(c) for c in calls]
         # One pool per provider: with one shared pool, workers queued on a busy provider's
         # semaphore would leave another provider's free slots idle. Each pool is twice as
@@ -137,17 +134,16 @@ class LLMClient:
         # the spare workers, already past the cache lookup and waiting on the semaphore, take
         # a slot the moment it frees, while the others write ledger rows or back off. The
         # semaphore alone bounds what is in flight.
-        pools: dict[str, ThreadPoolExecutor] = {}
-        futures = []
+        by_provider: dict[str, list[int]] = {}
+        for i, call in enumerate(calls):
+            by_provider.setdefault(call.request.provider, []).append(i)
+        pools = {p: ThreadPoolExecutor(max_workers=min(len(ix), pool_width(self.settings.limit(p))),
+                                       thread_name_prefix=f"llm-{p}")
+                 for p, ix in by_provider.items()}
         try:
-            for call in calls:
-                name = call.request.provider
-                if name not in pools:
-                    pools[name] = ThreadPoolExecutor(
-                        max_workers=pool_width(self.settings.limit(name)),
-                        thread_name_prefix=f"llm-{name}")
-                futures.append(pools[name].submit(run, call))
-            return [f.result() for f in futures]
+            futures = {i: pools[p].submit(run, calls[i])
+                       for p, ix in by_provider.items() for i in ix}
+            return [futures[i].result() for i in range(len(calls))]
         finally:
             for pool in pools.values():
                 pool.shutdown(wait=True, cancel_futures=True)
