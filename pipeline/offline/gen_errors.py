@@ -115,6 +115,8 @@ def wrong_type(w: Writer, res: Resource) -> Case | None:
              w.call(case, "response", ep, bindings, "json=payload"),
              "assert response.status_code == 422, response.text",
              *w.errors("response", 422), *unchanged)
+    if not unchanged:
+        case.add(*accepted_create(w, case, res, bindings))
     return case
 
 
