@@ -4,10 +4,10 @@ A test that only asserts "this bad create answers 422" passes on a service that 
 create, and one that only asserts "an unknown id answers 404" passes on a service that answers
 404 for every id. Both are shape-only: status and error keys, no value. The corrected call
 turns them into behaviour checks:
-- a create refused (empty body, missing field, too long, out of range) is followed by the
-  same create with the documented valid body (a value of exactly the documented limit, which
-  catches off-by-one limits), which is accepted, echoes the values sent or the documented
-  constants, and reads back the same;
+- a create refused (empty body, malformed JSON, missing field, wrong type, too long, out of
+  range) is followed by the same create with the documented valid body (a value of exactly
+  the documented limit, which catches off-by-one limits), which is accepted, echoes the
+  values sent or the documented constants, and reads back the same;
 - an action refused on an unknown id is followed by the same action on a record the test
   created, which succeeds and answers about that record (its id, what was sent, documented
   constants); a delete is followed by the read that no longer finds the record.
@@ -31,10 +31,9 @@ from pipeline.offline.gen_model import (
     schema_constants,
     schema_record,
 )
-from pipeline.offline.gen_state_rules import _echo, _turn
+from pipeline.offline.gen_state_rules import _STAMP, _echo, _turn
 from pipeline.records import Endpoint
 
-_STAMP = re.compile(r"(?:_at|_time|timestamp|date)$", re.I)
 _NO_LIMIT = re.compile(r"pass|secret|token|email|url|uri|link|date|time|phone", re.I)
 MAX_READ_BACK = 4
 
