@@ -22,6 +22,7 @@ from pipeline.offline.gen_common import (
     thing,
     unknown_url,
 )
+from pipeline.offline.gen_contrast import accepted_create, known_action
 from pipeline.offline.gen_model import (
     PAGE_PARAMS,
     SIZE_PARAMS,
@@ -73,6 +74,8 @@ def create_empty(w: Writer, res: Resource) -> Case | None:
     case.add(w.call(case, "response", res.create, bindings, "json={}"),
              f"assert response.status_code == {code}, response.text",
              *w.errors("response", code), *unchanged)
+    if not unchanged:  # nothing else shows the refusal from a service refusing every create
+        case.add(*accepted_create(w, case, res, bindings))
     return case
 
 
@@ -90,6 +93,7 @@ def malformed_json(w: Writer, res: Resource) -> Case | None:
     case.add(w.call(case, "response", ep, bindings, extra, auth=False),
              "assert response.status_code == 400, response.text",
              *w.errors("response", 400))
+    case.add(*accepted_create(w, case, res, bindings))
     return case
 
 
@@ -111,6 +115,8 @@ def wrong_type(w: Writer, res: Resource) -> Case | None:
              w.call(case, "response", ep, bindings, "json=payload"),
              "assert response.status_code == 422, response.text",
              *w.errors("response", 422), *unchanged)
+    if not unchanged:
+        case.add(*accepted_create(w, case, res, bindings))
     return case
 
 
@@ -145,12 +151,13 @@ def mutate_unknown(w: Writer, ep: Endpoint) -> Case | None:
     case = Case(name, "error_handling")
     owner = w.model.owner(ep.path)
     unchanged = no_write(w, case, owner, {}) if owner and owner.parent is None else []
+    known = [] if unchanged else known_action(w, case, ep, payload or None)  # record made now
     lines, bindings = unknown_url(w, ep)
     case.add(*lines)
     extra = add_payload(case, "payload", payload or None)
     case.add(w.call(case, "response", ep, bindings, extra),
              "assert response.status_code == 404, response.text",
-             *w.errors("response", 404), *unchanged)
+             *w.errors("response", 404), *unchanged, *known)
     return case
 
 

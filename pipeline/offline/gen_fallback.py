@@ -344,6 +344,11 @@ def _error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[st
             return ("empty_body", "A body without the required fields is rejected.",
                     [_call("response", ep, url, auth and ep.auth_required is True, {}),
                      _code_check("response", codes)])
+        from pipeline.offline.gen_fallback_contrast import DOC, malformed_then_valid
+
+        contrast = malformed_then_valid(spec, ep)
+        if contrast is not None:
+            return "malformed_json", DOC, contrast
         return ("malformed_json", "A body that is not JSON is rejected with a 4xx.",
                 [_call("response", ep, url, False, raw="{not json"),
                  "assert 400 <= response.status_code < 500, response.text"])

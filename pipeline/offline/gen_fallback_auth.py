@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.offline.refine_values import _NO_ECHO, MAX_ECHO
 from pipeline.records import Endpoint, Spec, TestCase
 
 _PARAM = re.compile(r"\{([^{}]+)\}")
@@ -56,11 +57,33 @@ def without_token_lines(spec: Spec, ep: Endpoint,
         if kept is not None:
             return kept, []
     url = fb._url(ep.path, {})
-    lines = [fb._call("response", ep, url, False, fb._body(ep)), fb._code_check("response", codes)]
     if auth and ep.method == "POST" and not params and fb._body(ep) is not None:
-        return lines, [fb._call("control", ep, url, True, fb._body(ep)),
-                       fb._code_check("control", fb._success_codes(ep))]
+        return _refused_then_sent(ep, url, codes)
+    lines = [fb._call("response", ep, url, False, fb._body(ep)), fb._code_check("response", codes)]
     return lines, []
+
+
+def _refused_then_sent(ep: Endpoint, url: str, codes: tuple[int, ...]) -> tuple[list[str],
+                                                                                list[str]]:
+    """A refused create, then the same body with the token: it succeeds and the answer holds
+    the values sent (the fields the documented answer echoes), so a service that refuses
+    everyone, or stores something else, fails."""
+    from pipeline.offline import gen_fallback as fb
+
+    body, success = fb._body(ep), fb._success_codes(ep)
+    fields = fb._fields(ep, success[0]) or []
+    sent = body.body if isinstance(body, fb.Unique) else body if isinstance(body, dict) else {}
+    echo = [k for k, v in sent.items() if k in fields and not _NO_ECHO.search(k)
+            and isinstance(v, str | int | float | bool) and "@" not in str(v)][:MAX_ECHO]
+    if not echo:  # nothing to compare: the control checks the status only, as before
+        return [fb._call("response", ep, url, False, body), fb._code_check("response", codes)], [
+            fb._call("control", ep, url, True, body), fb._code_check("control", success)]
+    src = body.source() if isinstance(body, fb.Unique) else repr(body)
+    return [f"sent = {src}", f"response = session.post({url}, json=sent)",
+            fb._code_check("response", codes)], [
+        f"control = session.post({url}, json=sent, headers=auth_headers)",
+        fb._code_check("control", success),
+        *[f"assert control.json()[{k!r}] == sent[{k!r}], control.text" for k in echo]]
 
 
 def _kept_record(spec: Spec, ep: Endpoint) -> list[str] | None:

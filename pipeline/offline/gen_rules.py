@@ -11,6 +11,7 @@ from typing import Any
 
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import VERBS, action_name, bind, no_write, thing
+from pipeline.offline.gen_contrast import accepted_create, limit_edit
 from pipeline.offline.gen_errors import PARAM_WORDS, validation_code
 from pipeline.offline.gen_model import (
     UNSAFE_PATH,
@@ -58,8 +59,10 @@ def _start(w: Writer, ep: Endpoint, name: str) -> tuple[Case, dict[str, str], di
     return case, bindings, payload
 
 
-def _refused(w: Writer, case: Case, ep: Endpoint, bindings: dict[str, str], code: int) -> None:
-    """Send `sent`, expect the refusal; a refused create must not have stored a record."""
+def _refused(w: Writer, case: Case, ep: Endpoint, bindings: dict[str, str], code: int,
+             edits: list[str] | None = None) -> None:
+    """Send `sent`, expect the refusal; a refused create must not have stored a record (or,
+    when the collection cannot be counted, the valid create with `edits` is accepted)."""
     res = _created_by(w, ep)
     unchanged = no_write(w, case, res, bindings) if res is not None else []
     owner = w.model.owner(ep.path) if res is None and bindings else None
@@ -68,6 +71,8 @@ def _refused(w: Writer, case: Case, ep: Endpoint, bindings: dict[str, str], code
     case.add(w.call(case, "response", ep, bindings, "json=sent"),
              f"assert response.status_code == {code}, response.text",
              *w.errors("response", code), *unchanged)
+    if res is not None and not unchanged:
+        case.add(*accepted_create(w, case, res, bindings, edits))
 
 
 def _created_by(w: Writer, ep: Endpoint) -> Resource | None:
@@ -124,7 +129,9 @@ def out_of_range(w: Writer, ep: Endpoint) -> list[Case]:
                 continue
             case, bindings, _ = made
             case.add(f"sent[{literal(param.name)}] = {value}")
-            _refused(w, case, ep, bindings, code or 422)
+            edge = bounds[1] if side == "above" else bounds[0]  # the limit itself is allowed
+            _refused(w, case, ep, bindings, code or 422,
+                     [f"valid[{literal(param.name)}] = {edge}"])
             out.append(case)
     return out
 
@@ -141,9 +148,10 @@ def too_long(w: Writer, ep: Endpoint) -> list[Case]:
         made = _start(w, ep, name)
         if made is None or param.name not in made[2]:
             continue
-        case, bindings, _ = made
+        case, bindings, payload = made
         case.add(f'sent[{literal(param.name)}] = "x" * {most + 1}')
-        _refused(w, case, ep, bindings, code or 422)
+        edit = limit_edit("valid", param.name, payload, most)  # exactly the limit is allowed
+        _refused(w, case, ep, bindings, code or 422, [edit] if edit else [])
         out.append(case)
     return out
 
