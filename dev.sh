@@ -19,7 +19,10 @@ setup() {
   if ! .venv/bin/python -m uv --version >/dev/null 2>&1; then
     .venv/bin/python -m pip install -q --disable-pip-version-check uv
   fi
-  .venv/bin/python -m uv pip install -q --python .venv/bin/python -e '.[dev]'
+  # bytecode written once here: this machine sets PYTHONDONTWRITEBYTECODE, so without it every
+  # `python -m pipeline` and pytest run compiled its imports again (task envs: execution/envs.py)
+  .venv/bin/python -m uv pip install -q --compile-bytecode --python .venv/bin/python -e '.[dev]'
+  .venv/bin/python -m compileall -q pipeline >/dev/null
 }
 
 cmd="${1:-}"

@@ -32,7 +32,7 @@ from .process import Launch, is_secret_name, spawned, tail_file
 
 CACHE_ENV_VAR = "REPOGENESIS_CACHE_DIR"  # the same variable as Settings.cache_dir
 MARKER = "repogenesis-env.json"
-KEY_VERSION = "v1"  # bump when the layout or build recipe changes
+KEY_VERSION = "v2"  # bump when the layout or build recipe changes (v2: bytecode compiled)
 #: Network settings uv may need to reach the package index (never credentials by name).
 NETWORK_VARS = (
     "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "HTTP_PROXY", "HTTPS_PROXY",
@@ -212,12 +212,30 @@ def _build(
                 why = f"timed out after {timeout_s:g}s" if code == -1 else _last_error_line(log)
                 raise EnvError(f"installing {requirements} failed: {why}")
             (venv / "requirements.txt").write_text(text, encoding="utf-8")
+        _compile_bytecode(venv, final, work, timeout_s)
         meta = {"key": key, "python": python_version(python), "requirements": str(requirements),
                 "seconds": round(time.monotonic() - started, 2)}
         (venv / MARKER).write_text(json.dumps(meta, indent=2), encoding="utf-8")
         os.rename(venv, final)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _compile_bytecode(venv: Path, final: Path, work: Path, timeout_s: float) -> None:
+    """Write the installed packages' bytecode once, here. Services and tests run with
+    PYTHONDONTWRITEBYTECODE (untrusted code writes nothing into a shared env), so without it
+    every service start compiled its framework again: most of the CPU of a start (fastapi and
+    uvicorn: 0.8 s against 0.4 s). Paths in the bytecode name the final folder. A file that
+    does not compile (a template shipped as .py) is skipped: compileall's exit code is not
+    an error here."""
+    folders = sorted(str(p) for p in venv.glob("lib/python*/site-packages"))
+    if not folders:
+        return
+    launch = Launch(argv=[str(venv / "bin" / "python"), "-m", "compileall", "-q", "-j", "0",
+                          "-s", str(venv), "-p", str(final), *folders],
+                    cwd=work, log_path=work / "compileall.log", env=_uv_env())
+    with spawned(launch, grace_s=2.0) as sp, contextlib.suppress(subprocess.TimeoutExpired):
+        sp.proc.wait(timeout=timeout_s)
 
 
 def ensure_task_env(

@@ -123,3 +123,17 @@ def test_concurrent_creation_builds_once(tmp_path):
         t.join(timeout=300)
     assert len(results) == 3 and len({r.path for r in results}) == 1
     assert sorted(r.reused for r in results) == [False, True, True]
+
+
+def test_packages_are_compiled_once_at_build_and_name_the_final_folder(tmp_path):
+    """Services run with PYTHONDONTWRITEBYTECODE: the env's bytecode is written when it is
+    built, or every start compiles the framework again."""
+    env = ensure_env(_reqs(tmp_path, "a", "six\n"), root=tmp_path / "cache")
+    site = next(env.path.glob("lib/python*/site-packages"))
+    assert list(site.glob("__pycache__/six.*.pyc"))
+    code = ("import six, sys; sys.dont_write_bytecode = True; "
+            "print(six.__spec__.cached, six.add_metaclass.__code__.co_filename)")
+    out = subprocess.run([str(env.python), "-c", code], capture_output=True, text=True,
+                         env={"PYTHONDONTWRITEBYTECODE": "1"}, check=True).stdout.split()
+    assert Path(out[0]).is_file()
+    assert out[1] == str(site / "six.py")  # not the temporary folder it was built in
