@@ -45,11 +45,36 @@ def test_create_item_with_empty_body_returns_422(base_url, session):
     assert count_after.json()["total"] == count_before.json()["total"]
 
 
-def test_create_item_with_malformed_json_returns_400(base_url, session):
+def test_create_item_with_malformed_json_returns_400(base_url, session, unique):
     response = session.post(f"{base_url}/items", data="{not json", headers={"Content-Type": "application/json"})
     assert response.status_code == 400, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "invalid_json", response.text
+    # the same create with a valid body is accepted
+    valid = {
+        "sku": unique("bolt-m8-40"),
+        "name": unique("Hex bolt M8x40"),
+        "category": "fasteners",
+        "quantity": 0,
+        "unit_price": 0.35,
+        "reorder_level": 500,
+    }
+    accepted = session.post(f"{base_url}/items", json=valid)
+    assert accepted.status_code == 201, accepted.text
+    accepted_record = accepted.json()
+    assert accepted_record["name"] == valid["name"]
+    assert accepted_record["category"] == valid["category"]
+    assert accepted_record["quantity"] == valid["quantity"]
+    assert accepted_record["unit_price"] == valid["unit_price"]
+    assert accepted_record["reorder_level"] == valid["reorder_level"]
+    accepted_id = accepted_record["id"]
+    fetched = session.get(f"{base_url}/items/{accepted_id}")
+    assert fetched.status_code == 200, fetched.text
+    assert fetched.json()["sku"] == accepted_record["sku"]
+    assert fetched.json()["name"] == accepted_record["name"]
+    assert fetched.json()["category"] == accepted_record["category"]
+    assert fetched.json()["quantity"] == accepted_record["quantity"]
+    session.delete(f"{base_url}/items/{accepted_id}")
 
 
 def test_create_item_with_text_quantity_returns_422(base_url, session, unique):

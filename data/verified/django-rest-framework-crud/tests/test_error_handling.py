@@ -24,22 +24,61 @@ def test_patch_movies_item_without_token(base_url, session, unique, auth_headers
     assert read.json()['title'] == record['title']
 
 
-def test_post_auth_register_malformed_json(base_url, session):
-    """A body that is not JSON is rejected with a 4xx."""
+def test_post_auth_register_malformed_json(base_url, session, unique):
+    """A body that is not JSON is rejected with a 4xx; the same call with the documented body is accepted, and the token its account gets opens a protected endpoint."""
     response = session.post(f"{base_url}/api/v1/auth/register/", data='{not json', headers={"Content-Type": "application/json"})
     assert 400 <= response.status_code < 500, response.text
+    refused = session.get(f"{base_url}/api/v1/movies/")
+    assert refused.status_code in (401, 403), refused.text
+    # the same call with a valid body is accepted: the account's token opens it
+    account = {'email': unique('example@email.com'), 'username': unique('PERSON123'), 'password': 'PASS@123', 'password2': 'PASS@123', 'first_name': unique('first'), 'last_name': unique('last')}
+    registered = session.post(f"{base_url}/api/v1/auth/register/", json=account)
+    assert registered.status_code in (200, 201), registered.text
+    credentials = {k: account[k] for k in ['username', 'password']}
+    logged_in = session.post(f"{base_url}/api/v1/auth/token/", json=credentials)
+    assert logged_in.status_code in (200, 201), logged_in.text
+    token = logged_in.json()['access']
+    allowed = session.get(f"{base_url}/api/v1/movies/", headers={"Authorization": f"Bearer {token}"})
+    assert allowed.status_code == 200, allowed.text
 
 
-def test_post_auth_token_malformed_json(base_url, session):
-    """A body that is not JSON is rejected with a 4xx."""
+def test_post_auth_token_malformed_json(base_url, session, unique):
+    """A body that is not JSON is rejected with a 4xx; the same call with the documented body is accepted, and the token its account gets opens a protected endpoint."""
     response = session.post(f"{base_url}/api/v1/auth/token/", data='{not json', headers={"Content-Type": "application/json"})
     assert 400 <= response.status_code < 500, response.text
+    refused = session.get(f"{base_url}/api/v1/movies/")
+    assert refused.status_code in (401, 403), refused.text
+    # the same call with a valid body is accepted: the account's token opens it
+    account = {'email': unique('example@email.com'), 'username': unique('PERSON123'), 'password': 'PASS@123', 'password2': 'PASS@123', 'first_name': unique('first'), 'last_name': unique('last')}
+    registered = session.post(f"{base_url}/api/v1/auth/register/", json=account)
+    assert registered.status_code in (200, 201), registered.text
+    credentials = {k: account[k] for k in ['username', 'password']}
+    logged_in = session.post(f"{base_url}/api/v1/auth/token/", json=credentials)
+    assert logged_in.status_code in (200, 201), logged_in.text
+    token = logged_in.json()['access']
+    allowed = session.get(f"{base_url}/api/v1/movies/", headers={"Authorization": f"Bearer {token}"})
+    assert allowed.status_code == 200, allowed.text
 
 
-def test_post_auth_token_refresh_malformed_json(base_url, session):
-    """A body that is not JSON is rejected with a 4xx."""
+def test_post_auth_token_refresh_malformed_json(base_url, session, unique):
+    """A body that is not JSON is rejected with a 4xx; the same call with the documented body is accepted, and the token its account gets opens a protected endpoint."""
     response = session.post(f"{base_url}/api/v1/auth/token/refresh/", data='{not json', headers={"Content-Type": "application/json"})
     assert 400 <= response.status_code < 500, response.text
+    refused = session.get(f"{base_url}/api/v1/movies/")
+    assert refused.status_code in (401, 403), refused.text
+    # the same call with a valid body is accepted: the account's token opens it
+    account = {'email': unique('example@email.com'), 'username': unique('PERSON123'), 'password': 'PASS@123', 'password2': 'PASS@123', 'first_name': unique('first'), 'last_name': unique('last')}
+    registered = session.post(f"{base_url}/api/v1/auth/register/", json=account)
+    assert registered.status_code in (200, 201), registered.text
+    credentials = {k: account[k] for k in ['username', 'password']}
+    logged_in = session.post(f"{base_url}/api/v1/auth/token/", json=credentials)
+    assert logged_in.status_code in (200, 201), logged_in.text
+    token = logged_in.json()['access']
+    refreshed = session.post(f"{base_url}/api/v1/auth/token/refresh/", json={'refresh': logged_in.json()['refresh']})
+    assert refreshed.status_code in (200, 201), refreshed.text
+    token = refreshed.json()['access']
+    allowed = session.get(f"{base_url}/api/v1/movies/", headers={"Authorization": f"Bearer {token}"})
+    assert allowed.status_code == 200, allowed.text
 
 
 def test_post_movies_without_token(base_url, session, unique, auth_headers):

@@ -44,11 +44,33 @@ def test_create_book_with_empty_body_returns_422(base_url, session):
     assert count_after.json()["total"] == count_before.json()["total"]
 
 
-def test_create_book_with_malformed_json_returns_400(base_url, session):
+def test_create_book_with_malformed_json_returns_400(base_url, session, unique):
     response = session.post(f"{base_url}/api/books", data="{not json", headers={"Content-Type": "application/json"})
     assert response.status_code == 400, response.text
     assert {"error"} <= set(response.json())
     assert response.json()["error"]["code"] == "invalid_json", response.text
+    # the same create with a valid body is accepted
+    valid = {
+        "title": unique("Kindred"),
+        "author": "Octavia E. Butler",
+        "isbn": unique("978-0-8070-8305-0"),
+        "year": 1979,
+        "tags": ["Classic"],
+    }
+    accepted = session.post(f"{base_url}/api/books", json=valid)
+    assert accepted.status_code == 201, accepted.text
+    accepted_record = accepted.json()
+    assert accepted_record["title"] == valid["title"]
+    assert accepted_record["author"] == valid["author"]
+    assert accepted_record["year"] == valid["year"]
+    accepted_id = accepted_record["id"]
+    fetched = session.get(f"{base_url}/api/books/{accepted_id}")
+    assert fetched.status_code == 200, fetched.text
+    assert fetched.json()["title"] == accepted_record["title"]
+    assert fetched.json()["author"] == accepted_record["author"]
+    assert fetched.json()["isbn"] == accepted_record["isbn"]
+    assert fetched.json()["year"] == accepted_record["year"]
+    session.delete(f"{base_url}/api/books/{accepted_id}")
 
 
 def test_create_book_with_text_year_returns_422(base_url, session, unique):

@@ -12,22 +12,63 @@ def test_create_game_with_empty_body_returns_422(base_url, session):
     response = session.post(f"{base_url}/api/v1/games", json={})
     assert response.status_code == 422, response.text
     assert {"error"} <= set(response.json())
+    # the same create with a valid body is accepted
+    valid = {"player_x": "sample_player_x", "player_o": "sample_player_o"}
+    accepted = session.post(f"{base_url}/api/v1/games", json=valid)
+    assert 200 <= accepted.status_code < 300, accepted.text
+    accepted_record = accepted.json()
+    assert accepted_record["status"] == "in_progress"
+    accepted_id = accepted_record["game_id"]
+    fetched = session.get(f"{base_url}/api/v1/games/{accepted_id}")
+    assert fetched.status_code == 200, fetched.text
+    assert fetched.json()["board"] == accepted_record["board"]
+    assert fetched.json()["next_player"] == accepted_record["next_player"]
+    assert fetched.json()["status"] == accepted_record["status"]
+    assert fetched.json()["players"] == accepted_record["players"]
 
 
-def test_create_game_with_player_o_over_50_chars_returns_422(base_url, session):
+def test_create_game_with_player_o_over_50_chars_returns_422(base_url, session, unique):
     sent = {"player_x": "sample_player_x", "player_o": "sample_player_o"}
     sent["player_o"] = "x" * 51
     response = session.post(f"{base_url}/api/v1/games", json=sent)
     assert response.status_code == 422, response.text
     assert {"error"} <= set(response.json())
+    # the same create with a valid body is accepted
+    valid = {"player_x": "sample_player_x", "player_o": "sample_player_o"}
+    valid["player_o"] = unique("x" * 50)
+    accepted = session.post(f"{base_url}/api/v1/games", json=valid)
+    assert 200 <= accepted.status_code < 300, accepted.text
+    accepted_record = accepted.json()
+    assert accepted_record["status"] == "in_progress"
+    accepted_id = accepted_record["game_id"]
+    fetched = session.get(f"{base_url}/api/v1/games/{accepted_id}")
+    assert fetched.status_code == 200, fetched.text
+    assert fetched.json()["board"] == accepted_record["board"]
+    assert fetched.json()["next_player"] == accepted_record["next_player"]
+    assert fetched.json()["status"] == accepted_record["status"]
+    assert fetched.json()["players"] == accepted_record["players"]
 
 
-def test_create_game_with_player_x_over_50_chars_returns_422(base_url, session):
+def test_create_game_with_player_x_over_50_chars_returns_422(base_url, session, unique):
     sent = {"player_x": "sample_player_x", "player_o": "sample_player_o"}
     sent["player_x"] = "x" * 51
     response = session.post(f"{base_url}/api/v1/games", json=sent)
     assert response.status_code == 422, response.text
     assert {"error"} <= set(response.json())
+    # the same create with a valid body is accepted
+    valid = {"player_x": "sample_player_x", "player_o": "sample_player_o"}
+    valid["player_x"] = unique("x" * 50)
+    accepted = session.post(f"{base_url}/api/v1/games", json=valid)
+    assert 200 <= accepted.status_code < 300, accepted.text
+    accepted_record = accepted.json()
+    assert accepted_record["status"] == "in_progress"
+    accepted_id = accepted_record["game_id"]
+    fetched = session.get(f"{base_url}/api/v1/games/{accepted_id}")
+    assert fetched.status_code == 200, fetched.text
+    assert fetched.json()["board"] == accepted_record["board"]
+    assert fetched.json()["next_player"] == accepted_record["next_player"]
+    assert fetched.json()["status"] == accepted_record["status"]
+    assert fetched.json()["players"] == accepted_record["players"]
 
 
 def test_create_game_without_player_o_returns_422(base_url, session):
@@ -36,6 +77,19 @@ def test_create_game_without_player_o_returns_422(base_url, session):
     response = session.post(f"{base_url}/api/v1/games", json=sent)
     assert response.status_code == 422, response.text
     assert {"error"} <= set(response.json())
+    # the same create with a valid body is accepted
+    valid = {"player_x": "sample_player_x", "player_o": "sample_player_o"}
+    accepted = session.post(f"{base_url}/api/v1/games", json=valid)
+    assert 200 <= accepted.status_code < 300, accepted.text
+    accepted_record = accepted.json()
+    assert accepted_record["status"] == "in_progress"
+    accepted_id = accepted_record["game_id"]
+    fetched = session.get(f"{base_url}/api/v1/games/{accepted_id}")
+    assert fetched.status_code == 200, fetched.text
+    assert fetched.json()["board"] == accepted_record["board"]
+    assert fetched.json()["next_player"] == accepted_record["next_player"]
+    assert fetched.json()["status"] == accepted_record["status"]
+    assert fetched.json()["players"] == accepted_record["players"]
 
 
 def test_create_game_without_player_x_returns_422(base_url, session):
@@ -44,6 +98,19 @@ def test_create_game_without_player_x_returns_422(base_url, session):
     response = session.post(f"{base_url}/api/v1/games", json=sent)
     assert response.status_code == 422, response.text
     assert {"error"} <= set(response.json())
+    # the same create with a valid body is accepted
+    valid = {"player_x": "sample_player_x", "player_o": "sample_player_o"}
+    accepted = session.post(f"{base_url}/api/v1/games", json=valid)
+    assert 200 <= accepted.status_code < 300, accepted.text
+    accepted_record = accepted.json()
+    assert accepted_record["status"] == "in_progress"
+    accepted_id = accepted_record["game_id"]
+    fetched = session.get(f"{base_url}/api/v1/games/{accepted_id}")
+    assert fetched.status_code == 200, fetched.text
+    assert fetched.json()["board"] == accepted_record["board"]
+    assert fetched.json()["next_player"] == accepted_record["next_player"]
+    assert fetched.json()["status"] == accepted_record["status"]
+    assert fetched.json()["players"] == accepted_record["players"]
 
 
 def test_post_game_moves_by_non_current_player_returns_409(base_url, session):
@@ -107,11 +174,24 @@ def test_post_game_moves_twice_returns_409(base_url, session):
 
 
 def test_post_game_moves_unknown_id_returns_404(base_url, session):
+    known_payload = {"player_x": "sample_player_x", "player_o": "sample_player_o"}
+    known = session.post(f"{base_url}/api/v1/games", json=known_payload)
+    assert 200 <= known.status_code < 300, known.text
+    game = known.json()
+    game_game_id = game["game_id"]
     unknown_game_id = 999999999
     payload = {"player": "X", "row": 0, "col": 0}
     response = session.post(f"{base_url}/api/v1/games/{unknown_game_id}/moves", json=payload)
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
+    # the same call on a record that exists succeeds
+    sent = {"player": "X", "row": 0, "col": 0}
+    sent["player"] = game["next_player"]
+    done = session.post(f"{base_url}/api/v1/games/{game_game_id}/moves", json=sent)
+    assert 200 <= done.status_code < 300, done.text
+    answer = done.json()
+    assert answer["game_id"] == game_game_id
+    assert {k: answer["last_move"][k] for k in sent} == sent
 
 
 def test_post_game_moves_with_col_above_range_returns_422(base_url, session):
@@ -234,7 +314,18 @@ def test_post_game_moves_without_row_returns_422(base_url, session):
 
 
 def test_post_game_reset_unknown_id_returns_404(base_url, session):
+    known_payload = {"player_x": "sample_player_x", "player_o": "sample_player_o"}
+    known = session.post(f"{base_url}/api/v1/games", json=known_payload)
+    assert 200 <= known.status_code < 300, known.text
+    game = known.json()
+    game_game_id = game["game_id"]
     unknown_game_id = 999999999
     response = session.post(f"{base_url}/api/v1/games/{unknown_game_id}/reset")
     assert response.status_code == 404, response.text
     assert {"error"} <= set(response.json())
+    # the same call on a record that exists succeeds
+    done = session.post(f"{base_url}/api/v1/games/{game_game_id}/reset")
+    assert 200 <= done.status_code < 300, done.text
+    answer = done.json()
+    assert answer["status"] == "in_progress"
+    assert answer["game_id"] == game_game_id
