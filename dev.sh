@@ -30,7 +30,10 @@ shift || true
 case "$cmd" in
   build)
     setup
-    exec .venv/bin/repogenesis build "$@"
+    # one task per core at once (outputs identical to --jobs 1); a --jobs of yours wins
+    jobs="$(nproc 2>/dev/null || echo 1)"
+    [ "$jobs" -gt 8 ] && jobs=8
+    exec .venv/bin/repogenesis build --jobs "$jobs" "$@"
     ;;
   test)
     setup

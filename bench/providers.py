@@ -155,6 +155,12 @@ def run(env: dict[str, str], settings: LLMSettings, cases: list[TestCase], spec:
             backend = FlatLayout(backend.client, settings)
         ctx = RoundContext(spec, readme, "train", rubric, rubric.routing,
                            backend.reviewer_count)
+        # A build starts its worker processes long before its first review round (generation
+        # and execution come first): measure the round with them ready, not their start-up.
+        for provider in backend.client.providers.values():
+            wait = getattr(provider, "wait_ready", None)
+            if wait is not None:
+                wait()
         # the client's CPU: this process and its provider worker processes, if any
         workers = [getattr(p, "pid", None) for p in backend.client.providers.values()]
         cpu_now = lambda: time.process_time() + sum(proc_cpu_s(w) for w in workers)  # noqa: E731

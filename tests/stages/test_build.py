@@ -50,6 +50,11 @@ def cli(data: Path, *args: str, env: dict[str, str] | None = None,
     )
 
 
+def dev_jobs() -> int:
+    """`./dev.sh build`'s --jobs: one task per core, at most 8 (`nproc`)."""
+    return min(8, len(os.sched_getaffinity(0)))
+
+
 def dev_build_env() -> dict[str, str]:
     """The environment of `./dev.sh build` in CI: no provider keys, no base URLs and no
     REPOGENESIS_* setting that can change what is written (the cache folder may stay)."""
@@ -90,7 +95,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if (RAW.parent / "decisions.jsonl").is_file():  # the committed Area Chair decisions
         shutil.copyfile(RAW.parent / "decisions.jsonl", data / "decisions.jsonl")
     # exactly `./dev.sh build` (the same working folder, defaults and mode), elsewhere
-    proc = cli(data, "build", env=dev_build_env())
+    proc = cli(data, "build", "--jobs", str(dev_jobs()), env=dev_build_env())
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "offline" in proc.stdout
     return data
@@ -308,7 +313,7 @@ def test_killed_build_resumes_to_identical_outputs(built: Path, tmp_path: Path) 
     data = tmp_path / "data"
     for task_id in KILLED:
         shutil.copytree(RAW / task_id, data / "raw" / task_id)
-    cmd = [sys.executable, "-m", "pipeline", "build", "--data", str(data)]
+    cmd = [sys.executable, "-m", "pipeline", "build", "--data", str(data), "--jobs", "2"]
     for delay in (4.0, 9.0, 17.0):
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True)
@@ -316,7 +321,7 @@ def test_killed_build_resumes_to_identical_outputs(built: Path, tmp_path: Path) 
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    final = cli(data, "build")
+    final = cli(data, "build", "--jobs", "2")
     assert final.returncode == 0, final.stdout[-2000:] + final.stderr[-2000:]
     # Everything to the byte, mutation scores and every mutant's status included. Which case
     # is credited with a kill comes from a shared run per mutant and round; a kill that depends
