@@ -74,14 +74,37 @@ class ResponseCache:
         except ValueError:
             return None  # written by an incompatible version: a miss
 
+    def get_many(self, keys: set[str]) -> dict[str, LLMResponse]:
+        """The entries of `keys` that are cached and readable, in one query per 500 keys."""
+        out: dict[str, LLMResponse] = {}
+        ordered = sorted(keys)
+        for start in range(0, len(ordered), 500):
+            chunk = ordered[start:start + 500]
+            rows = query(self.store, "SELECT cache_key, response FROM llm_cache WHERE "
+                         f"cache_key IN ({', '.join('?' * len(chunk))})", tuple(chunk))
+            for row in rows:
+                try:
+                    out[row["cache_key"]] = LLMResponse.model_validate_json(row["response"])
+                except ValueError:
+                    continue  # written by an incompatible version: a miss
+        return out
+
     def put(self, key: str, response: LLMResponse, provider: str, model: str) -> None:
+        values = self.row(key, response, provider, model)
         with self.store.transaction() as conn:
-            conn.execute(
-                "INSERT INTO llm_cache (cache_key, provider, model, response, created_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET "
-                "response = excluded.response, created_at = excluded.created_at",
-                (key, provider, model, redact(response.model_dump_json()), now()),
-            )
+            self.insert(conn, values)
+
+    @staticmethod
+    def row(key: str, response: LLMResponse, provider: str, model: str) -> tuple[Any, ...]:
+        """The entry's values, serialised and redacted before the store's lock is taken."""
+        return (key, provider, model, redact(response.model_dump_json()), now())
+
+    @staticmethod
+    def insert(conn: Any, values: tuple[Any, ...]) -> None:
+        conn.execute(
+            "INSERT INTO llm_cache (cache_key, provider, model, response, created_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET "
+            "response = excluded.response, created_at = excluded.created_at", values)
 
     def delete(self, key: str) -> None:
         with self.store.transaction() as conn:

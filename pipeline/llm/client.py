@@ -6,8 +6,9 @@ Public API:
   -> Completion`: never raises for a provider or output problem; `Completion.ok` is False
   and `.error` says why (the caller records it, e.g. as a failed review).
 - `client.complete_all(calls) -> list[Completion]`: several calls in threads, as many at once
-  as the per-provider limits allow (sequential when the calling thread holds a store
-  transaction, so ledger writes cannot deadlock; another thread's transaction does not count).
+  as the per-provider limits allow, the cache read for all of them in one query (sequential
+  when the calling thread holds a store transaction, so ledger writes cannot deadlock;
+  another thread's transaction does not count).
 - `Completion(ok, value, response, error, outcome, cached)`.
 
 What `complete` does, in order:
@@ -74,6 +75,7 @@ class Call:
 
 
 POOL_FACTOR = 2  # worker threads per in-flight slot
+LOOK = object()  # `_complete`: the cache entry is not known yet, read it
 
 
 def pool_width(limit: int) -> int:
@@ -115,19 +117,28 @@ class LLMClient:
         if request.provider not in self.providers:
             return Completion(False, error=f"no provider {request.provider!r} configured",
                               outcome="error")
-        key = cache_key(request, schema)
-        with self._key_lock(key):  # the same request twice at once: one call, one hit
-            hit = self._from_cache(key, request, schema, check, ctx)
-            if hit is not None:
-                return hit
-            return self._fresh(request, schema, check, key, ctx)
+        return self._complete(request, schema, check, ctx, cache_key(request, schema), LOOK)
 
     def complete_all(self, calls: Sequence[Call]) -> list[Completion]:
-        def run(call: Call) -> Completion:
-            return self.complete(call.request, call.schema, check=call.check, **call.context)
-
         if len(calls) <= 1 or self._in_transaction():
-            return [run(c) for c in calls]
+            return [self.complete(c.request, c.schema, check=c.check, **c.context)
+                    for c in calls]
+        # The cache is read for the whole round in one query: per call, the lookup would take
+        # the store's lock once more, and with dozens of calls in flight its waits add up.
+        # A key met again in the round is looked up after the first finished (its key lock).
+        keys = [cache_key(c.request, c.schema) for c in calls]
+        found = self.cache.get_many(set(keys))
+        first = {k: i for i, k in reversed(list(enumerate(keys)))}
+
+        def run(i: int) -> Completion:
+            call = calls[i]
+            ctx = {"stage": call.request.stage, "task_id": call.context.get("task_id"),
+                   "case_id": call.context.get("case_id")}
+            if call.request.provider not in self.providers:
+                return self.complete(call.request, call.schema, check=call.check,
+                                     **call.context)
+            known = found.get(keys[i]) if first[keys[i]] == i else LOOK
+            return self._complete(call.request, call.schema, call.check, ctx, keys[i], known)
         # One pool per provider: with one shared pool, workers queued on a busy provider's
         # semaphore would leave another provider's free slots idle. Each pool is twice as
         # wide as its limit: a worker holds a slot only while its request is in flight, and
@@ -141,8 +152,7 @@ class LLMClient:
                                        thread_name_prefix=f"llm-{p}")
                  for p, ix in by_provider.items()}
         try:
-            futures = {i: pools[p].submit(run, calls[i])
-                       for p, ix in by_provider.items() for i in ix}
+            futures = {i: pools[p].submit(run, i) for p, ix in by_provider.items() for i in ix}
             return [futures[i].result() for i in range(len(calls))]
         finally:
             for pool in pools.values():
@@ -165,6 +175,17 @@ class LLMClient:
 
     # --- steps ------------------------------------------------------------------------------
 
+    def _complete(self, request: LLMRequest, schema: type[BaseModel] | None,
+                  check: Check | None, ctx: dict[str, Any], key: str,
+                  known: LLMResponse | None | object) -> Completion:
+        """`complete` with the cache entry already read (`known`: the entry or None), or
+        `LOOK` to read it here."""
+        with self._key_lock(key):  # the same request twice at once: one call, one hit
+            hit = self._from_cache(key, request, schema, check, ctx, known)
+            if hit is not None:
+                return hit
+            return self._fresh(request, schema, check, key, ctx)
+
     @contextmanager
     def _key_lock(self, key: str):
         with self._guard:
@@ -173,8 +194,9 @@ class LLMClient:
             yield
 
     def _from_cache(self, key: str, request: LLMRequest, schema: type[BaseModel] | None,
-                    check: Check | None, ctx: dict[str, Any]) -> Completion | None:
-        cached = self.cache.get(key)
+                    check: Check | None, ctx: dict[str, Any],
+                    known: LLMResponse | None | object = LOOK) -> Completion | None:
+        cached = self.cache.get(key) if known is LOOK else known
         if cached is None:
             return None
         try:
@@ -221,9 +243,11 @@ class LLMClient:
                     continue
                 return Completion(False, response=response, outcome="invalid",
                                   error=f"invalid answer after re-asking: {exc}")
-            with self.store.transaction():  # paid for and kept, or neither
-                self._row(current, "ok", ctx, **row)
-                self.cache.put(key, response, request.provider, request.model)
+            paid = self._values(current, "ok", ctx, **row)
+            kept = self.cache.row(key, response, request.provider, request.model)
+            with self.store.transaction() as conn:  # paid for and kept, or neither
+                self.ledger.insert(conn, paid)
+                self.cache.insert(conn, kept)
             return Completion(True, value, response, outcome="ok")
 
     def _call(self, request: LLMRequest, schema: type[BaseModel] | None, key: str,
@@ -264,8 +288,16 @@ class LLMClient:
     def _row(self, request: LLMRequest, outcome: Outcome, ctx: dict[str, Any], *, key: str,
              latency: int = 0, response: LLMResponse | None = None,
              error: str | None = None) -> None:
+        values = self._values(request, outcome, ctx, key=key, latency=latency,
+                              response=response, error=error)
+        with self.store.transaction() as conn:
+            self.ledger.insert(conn, values)
+
+    def _values(self, request: LLMRequest, outcome: Outcome, ctx: dict[str, Any], *, key: str,
+                latency: int = 0, response: LLMResponse | None = None,
+                error: str | None = None) -> tuple[Any, ...]:
         usage = response.usage if response is not None else None
-        self.ledger.record(
+        return self.ledger.row(
             provider=request.provider, model=request.model, stage=ctx.get("stage") or "",
             outcome=outcome, tokens_in=usage.input_tokens if usage else 0,
             tokens_out=usage.output_tokens if usage else 0,

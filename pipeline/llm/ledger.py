@@ -36,28 +36,39 @@ def redact(text: str, env: Mapping[str, str] | None = None) -> str:
     return text
 
 
+_INSERT = ("INSERT INTO llm_calls (created_at, provider, model, stage, task_id, case_id, "
+           "tokens_in, tokens_out, tokens_cached, cost, latency_ms, outcome, cache_key, error, "
+           "batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+
 class Ledger:
     def __init__(self, store: Store, settings: LLMSettings) -> None:
         self.store = store
         self.settings = settings
 
-    def record(self, *, provider: str, model: str, stage: str, outcome: Outcome,
-               tokens_in: int = 0, tokens_out: int = 0, tokens_cached: int = 0,
-               latency_ms: int = 0, cache_key: str | None = None, task_id: str | None = None,
-               case_id: str | None = None, error: str | None = None,
-               batch_id: str | None = None) -> float:
+    def record(self, **fields: Any) -> float:
+        """Append one row (the keywords of `row`); returns its cost."""
+        values = self.row(**fields)
+        with self.store.transaction() as conn:
+            self.insert(conn, values)
+        return values[9]
+
+    def row(self, *, provider: str, model: str, stage: str, outcome: Outcome,
+            tokens_in: int = 0, tokens_out: int = 0, tokens_cached: int = 0,
+            latency_ms: int = 0, cache_key: str | None = None, task_id: str | None = None,
+            case_id: str | None = None, error: str | None = None,
+            batch_id: str | None = None) -> tuple[Any, ...]:
+        """The row's values, priced and redacted, made before the store's lock is taken:
+        with dozens of calls in flight, work done while holding it queues every other call."""
         cost = self.settings.cost(provider, model, tokens_in, tokens_out, tokens_cached,
                                   batch=batch_id is not None)
-        with self.store.transaction() as conn:
-            conn.execute(
-                "INSERT INTO llm_calls (created_at, provider, model, stage, task_id, case_id, "
-                "tokens_in, tokens_out, tokens_cached, cost, latency_ms, outcome, cache_key, "
-                "error, batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (now(), provider, model, stage or "", task_id, case_id, tokens_in, tokens_out,
-                 tokens_cached, cost, latency_ms, outcome, cache_key,
-                 scrub(redact(error))[:2000] if error else None, batch_id),
-            )
-        return cost
+        return (now(), provider, model, stage or "", task_id, case_id, tokens_in, tokens_out,
+                tokens_cached, cost, latency_ms, outcome, cache_key,
+                scrub(redact(error))[:2000] if error else None, batch_id)
+
+    @staticmethod
+    def insert(conn: Any, values: tuple[Any, ...]) -> None:
+        conn.execute(_INSERT, values)
 
 
 def ledger_summary(store: Store) -> dict[str, Any]:

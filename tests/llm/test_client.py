@@ -166,6 +166,25 @@ def test_same_request_in_parallel_is_sent_once(store: Store) -> None:
     assert sorted(outcomes(store)) == ["cache_hit"] * 3 + ["ok"]
 
 
+def test_a_round_reads_the_cache_once_and_asks_only_for_the_misses(store: Store) -> None:
+    client, provider, _ = make(store, lambda r: ok(1))
+    assert client.complete(request("a"), Answer).ok and client.complete(request("b"), Answer).ok
+    client.cache.put(cache_key(request("c"), Answer),  # a cached answer that no longer validates
+                     LLMResponse(text='{"value": 9}', parsed={"value": 9}, finish="stop",
+                                 model="m"), "openai", "m")
+    reads: list[str] = []
+    store._conn.set_trace_callback(
+        lambda sql: reads.append(sql) if sql.lstrip().startswith("SELECT") and "llm_cache" in sql
+        else None)
+    try:
+        results = client.complete_all([Call(request(t), Answer) for t in "abcde"])
+    finally:
+        store._conn.set_trace_callback(None)
+    assert [r.outcome for r in results] == ["cache_hit", "cache_hit", "ok", "ok", "ok"]
+    assert sorted(r.messages[-1].content for r in provider.requests[2:]) == ["c", "d", "e"]
+    assert len(reads) == 1  # one query for the round, none per call
+
+
 # --- retries --------------------------------------------------------------------------------
 
 
