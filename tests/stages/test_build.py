@@ -98,6 +98,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = cli(data, "build", "--jobs", str(dev_jobs()), env=dev_build_env())
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "offline" in proc.stdout
+    assert (f"{dev_jobs()} tasks at once" in proc.stdout) == (dev_jobs() > 1)
     return data
 
 
