@@ -48,16 +48,35 @@ def schema_json(schema: type[BaseModel] | None) -> Any:
     return None if schema is None else copy.deepcopy(_schema_of(schema))
 
 
-def cache_key(request: LLMRequest, schema: type[BaseModel] | None) -> str:
-    payload = {
-        "provider": request.provider,
-        "model": request.model,
-        "messages": [{"role": m.role, "content": m.content} for m in request.messages],
-        "schema": None if schema is None else _schema_of(schema),  # read only
-        "temperature": request.temperature,
-        "max_tokens": request.max_tokens,
+def _dump(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@functools.cache
+def _schema_text(schema: type[BaseModel]) -> str:
+    return _dump(_schema_of(schema))
+
+
+def messages_text(request: LLMRequest) -> str:
+    """The messages' part of `cache_key`'s text: the costly part (a whole document), the same
+    for every reviewer of a case, so a round makes it once per distinct prompt."""
+    return _dump([{"role": m.role, "content": m.content} for m in request.messages])
+
+
+def cache_key(request: LLMRequest, schema: type[BaseModel] | None,
+              messages: str | None = None) -> str:
+    """sha256 of `{"max_tokens", "messages", "model", "provider", "schema", "temperature"}`
+    as sorted, compact JSON (the text of `json.dumps(..., sort_keys=True)`, assembled from
+    its parts so that `messages`, from `messages_text`, can be shared)."""
+    parts = {
+        "max_tokens": _dump(request.max_tokens),
+        "messages": messages if messages is not None else messages_text(request),
+        "model": _dump(request.model),
+        "provider": _dump(request.provider),
+        "schema": "null" if schema is None else _schema_text(schema),
+        "temperature": _dump(request.temperature),
     }
-    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    text = "{" + ",".join(f"{_dump(k)}:{v}" for k, v in parts.items()) + "}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

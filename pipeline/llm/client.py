@@ -43,7 +43,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 from tenacity.wait import wait_random_exponential
 
 from pipeline.llm.base import LLMRequest, LLMResponse, Message, Provider
-from pipeline.llm.cache import ResponseCache, cache_key
+from pipeline.llm.cache import ResponseCache, cache_key, messages_text
 from pipeline.llm.errors import ProviderError, classify, redact
 from pipeline.llm.ledger import Ledger, Outcome
 from pipeline.llm.schemas import parse_output
@@ -76,6 +76,7 @@ class Call:
 
 POOL_FACTOR = 2  # worker threads per in-flight slot
 LOOK = object()  # `_complete`: the cache entry is not known yet, read it
+DISPATCH_CHUNK = 32  # calls whose keys are made and read from the cache at once
 
 
 def pool_width(limit: int) -> int:
@@ -123,22 +124,14 @@ class LLMClient:
         if len(calls) <= 1 or self._in_transaction():
             return [self.complete(c.request, c.schema, check=c.check, **c.context)
                     for c in calls]
-        # The cache is read for the whole round in one query: per call, the lookup would take
-        # the store's lock once more, and with dozens of calls in flight its waits add up.
-        # A key met again in the round is looked up after the first finished (its key lock).
-        keys = [cache_key(c.request, c.schema) for c in calls]
-        found = self.cache.get_many(set(keys))
-        first = {k: i for i, k in reversed(list(enumerate(keys)))}
-
-        def run(i: int) -> Completion:
+        def run(i: int, key: str, known: LLMResponse | None | object) -> Completion:
             call = calls[i]
-            ctx = {"stage": call.request.stage, "task_id": call.context.get("task_id"),
-                   "case_id": call.context.get("case_id")}
             if call.request.provider not in self.providers:
                 return self.complete(call.request, call.schema, check=call.check,
                                      **call.context)
-            known = found.get(keys[i]) if first[keys[i]] == i else LOOK
-            return self._complete(call.request, call.schema, call.check, ctx, keys[i], known)
+            ctx = {"stage": call.request.stage, "task_id": call.context.get("task_id"),
+                   "case_id": call.context.get("case_id")}
+            return self._complete(call.request, call.schema, call.check, ctx, key, known)
         # One pool per provider: with one shared pool, workers queued on a busy provider's
         # semaphore would leave another provider's free slots idle. Each pool is twice as
         # wide as its limit: a worker holds a slot only while its request is in flight, and
@@ -152,8 +145,30 @@ class LLMClient:
                                        thread_name_prefix=f"llm-{p}")
                  for p, ix in by_provider.items()}
         try:
-            futures = {i: pools[p].submit(run, i) for p, ix in by_provider.items() for i in ix}
-            return [futures[i].result() for i in range(len(calls))]
+            futures = []
+            seen: set[str] = set()
+            texts: dict[tuple[int, ...], str] = {}  # per prompt, shared by its reviewers
+            for start in range(0, len(calls), DISPATCH_CHUNK):
+                # The cache is read a chunk at a time, in one query: per call, the lookup would
+                # take the store's lock once more, and with dozens of calls in flight its waits
+                # add up; by chunks, the first calls are sent while the next keys are made.
+                chunk = range(start, min(len(calls), start + DISPATCH_CHUNK))
+                keys = {}
+                for i in chunk:
+                    request = calls[i].request
+                    memo = tuple(map(id, request.messages))
+                    text = texts.get(memo)
+                    if text is None:
+                        text = texts[memo] = messages_text(request)
+                    keys[i] = cache_key(request, calls[i].schema, text)
+                found = self.cache.get_many(set(keys.values()) - seen)
+                for i in chunk:
+                    # a key met again is read after the first call finished (its key lock)
+                    known = LOOK if keys[i] in seen else found.get(keys[i])
+                    seen.add(keys[i])
+                    futures.append(pools[calls[i].request.provider].submit(run, i, keys[i],
+                                                                           known))
+            return [f.result() for f in futures]
         finally:
             for pool in pools.values():
                 pool.shutdown(wait=True, cancel_futures=True)

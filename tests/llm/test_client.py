@@ -157,6 +157,24 @@ def test_cache_key_ignores_stage_and_cache_marks_but_not_output_settings() -> No
     assert cache_key(request(), None) != base
 
 
+def test_cache_key_is_the_sha256_of_the_sorted_request_json() -> None:
+    """Keys stored by earlier versions stay valid: the key assembled from its parts (the
+    messages' text shared by a case's reviewers) is the hash of the plain JSON form."""
+    import hashlib
+
+    from pipeline.llm.cache import messages_text
+
+    req = request('quote " back\\slash é 中文\n', temperature=0.7)
+    payload = {"provider": "openai", "model": "m", "temperature": 0.7, "max_tokens": 10,
+               "messages": [{"role": m.role, "content": m.content} for m in req.messages],
+               "schema": Answer.model_json_schema()}
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    expected = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    req = req.model_copy(update={"max_tokens": 10})
+    assert cache_key(req, Answer) == expected
+    assert cache_key(req, Answer, messages_text(req)) == expected
+
+
 def test_same_request_in_parallel_is_sent_once(store: Store) -> None:
     client, provider, _ = make(store, lambda r: ok(1), delay=0.05)
     calls = [Call(request(), Answer) for _ in range(4)]

@@ -53,7 +53,7 @@ def test_schema_ref_names_importable_classes_only() -> None:
 def test_only_providers_with_many_calls_in_flight_get_a_worker(fake) -> None:
     few = make_providers(LLMSettings())
     assert not any(isinstance(p, ProviderWorker) for p in few.values())
-    assert LLMSettings().worker_process_from == 0  # opt-in
+    assert LLMSettings().worker_process_from == 16  # from 16 in flight, not at the default 4
     many = make_providers(LLMSettings(concurrency=dict.fromkeys(PROVIDERS, 16),
                                       worker_process_from=16))
     try:
@@ -62,7 +62,8 @@ def test_only_providers_with_many_calls_in_flight_get_a_worker(fake) -> None:
     finally:
         for p in many.values():
             p.close()
-    off = make_providers(LLMSettings(concurrency=dict.fromkeys(PROVIDERS, 16)))
+    off = make_providers(LLMSettings(concurrency=dict.fromkeys(PROVIDERS, 16),
+                                     worker_process_from=0))
     assert not any(isinstance(p, ProviderWorker) for p in off.values())
 
 
