@@ -177,8 +177,11 @@ class Writer:
         return 'f"{base_url}' + re.sub(r"\{([^{}]+)\}", sub, path) + '"'
 
     def call(self, case: Case, var: str, ep: Endpoint, bindings: dict[str, str],
-             extra: str = "", auth: bool = True) -> str:
-        case.target(ep)
+             extra: str = "", auth: bool = True, target: bool = True) -> str:
+        """The call's source line; `target` False for a call the case makes but does not
+        test (a count, a read-back, a cleanup)."""
+        if target:
+            case.target(ep)
         self.last[var] = ep
         args = [self.url(ep.path, bindings)]
         if extra:
@@ -218,9 +221,7 @@ class Writer:
             if node.param:
                 bindings[node.param] = node.id_var
             if node is res.chain()[0] and node.delete is not None:
-                targets = list(case.endpoints)
-                line = self.call(case, "_", node.delete, bindings)
-                case.endpoints[:] = targets  # cleanup is not what the case tests
+                line = self.call(case, "_", node.delete, bindings, target=False)  # cleanup
                 case.cleanup.append(line.split(" = ", 1)[1])
         return True
 
