@@ -85,13 +85,7 @@ class ResponseCache:
         self.store = store
 
     def get(self, key: str) -> LLMResponse | None:
-        rows = query(self.store, "SELECT response FROM llm_cache WHERE cache_key = ?", (key,))
-        if not rows:
-            return None
-        try:
-            return LLMResponse.model_validate_json(rows[0]["response"])
-        except ValueError:
-            return None  # written by an incompatible version: a miss
+        return self.get_many({key}).get(key)
 
     def get_many(self, keys: set[str]) -> dict[str, LLMResponse]:
         """The entries of `keys` that are cached and readable, in one query per 500 keys."""

@@ -6,7 +6,7 @@ Public API:
   -> Completion`: never raises for a provider or output problem; `Completion.ok` is False
   and `.error` says why (the caller records it, e.g. as a failed review).
 - `client.complete_all(calls) -> list[Completion]`: several calls in threads, as many at once
-  as the per-provider limits allow, the cache read for all of them in one query (sequential
+  as the per-provider limits allow, the cache read in one query per chunk of calls (sequential
   when the calling thread holds a store transaction, so ledger writes cannot deadlock;
   another thread's transaction does not count).
 - `Completion(ok, value, response, error, outcome, cached)`.
@@ -124,6 +124,7 @@ class LLMClient:
         if len(calls) <= 1 or self._in_transaction():
             return [self.complete(c.request, c.schema, check=c.check, **c.context)
                     for c in calls]
+
         def run(i: int, key: str, known: LLMResponse | None | object) -> Completion:
             call = calls[i]
             if call.request.provider not in self.providers:
@@ -210,7 +211,7 @@ class LLMClient:
 
     def _from_cache(self, key: str, request: LLMRequest, schema: type[BaseModel] | None,
                     check: Check | None, ctx: dict[str, Any],
-                    known: LLMResponse | None | object = LOOK) -> Completion | None:
+                    known: LLMResponse | None | object) -> Completion | None:
         cached = self.cache.get(key) if known is LOOK else known
         if cached is None:
             return None

@@ -36,9 +36,11 @@ def redact(text: str, env: Mapping[str, str] | None = None) -> str:
     return text
 
 
-_INSERT = ("INSERT INTO llm_calls (created_at, provider, model, stage, task_id, case_id, "
-           "tokens_in, tokens_out, tokens_cached, cost, latency_ms, outcome, cache_key, error, "
-           "batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_COLUMNS = ("created_at", "provider", "model", "stage", "task_id", "case_id", "tokens_in",
+            "tokens_out", "tokens_cached", "cost", "latency_ms", "outcome", "cache_key", "error",
+            "batch_id")  # the order of `Ledger.row`'s values
+_INSERT = (f"INSERT INTO llm_calls ({', '.join(_COLUMNS)}) "
+           f"VALUES ({', '.join('?' * len(_COLUMNS))})")
 
 
 class Ledger:
@@ -51,7 +53,7 @@ class Ledger:
         values = self.row(**fields)
         with self.store.transaction() as conn:
             self.insert(conn, values)
-        return values[9]
+        return values[_COLUMNS.index("cost")]
 
     def row(self, *, provider: str, model: str, stage: str, outcome: Outcome,
             tokens_in: int = 0, tokens_out: int = 0, tokens_cached: int = 0,
