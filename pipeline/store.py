@@ -199,6 +199,11 @@ class Store(ChairStore):
             finally:
                 self._depth = 0
 
+    def owned_by_this_thread(self) -> bool:
+        """Whether the calling thread is inside `transaction()` (another thread's does not
+        count): code that would wait on other threads' writes must not, or it deadlocks."""
+        return self._depth > 0 and self._lock._is_owned()  # type: ignore[attr-defined]
+
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:
             cur = self._conn.execute(sql, params)

@@ -26,6 +26,7 @@ import hashlib
 import json
 import logging
 import re
+from collections.abc import Iterator
 from functools import cache
 
 import jinja2
@@ -352,9 +353,13 @@ class LLMBackend:
                     readme: str, rubric: Rubric) -> list[list[Review]]:
         """The reviews of every case of a round, all calls handed to the client at once (the
         per-provider limits are the only bound), in the order of `items`."""
-        per_case = [self.review_calls(case, ev, spec, readme, rubric) for case, ev in items]
-        flat = [call for calls in per_case for call in calls]
-        done = iter(self.client.complete_all(flat))
+        per_case: list[list[Call]] = []
+
+        def each() -> Iterator[Call]:  # rendered while the first chunks are in flight
+            for case, ev in items:
+                per_case.append(self.review_calls(case, ev, spec, readme, rubric))
+                yield from per_case[-1]
+        done = iter(self.client.complete_all(each()))
         return [[self._review(case, call, next(done)) for call in calls]
                 for (case, _), calls in zip(items, per_case, strict=True)]
 

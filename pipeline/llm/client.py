@@ -5,10 +5,10 @@ Public API:
 - `client.complete(request, schema=None, *, check=None, task_id=None, case_id=None)
   -> Completion`: never raises for a provider or output problem; `Completion.ok` is False
   and `.error` says why (the caller records it, e.g. as a failed review).
-- `client.complete_all(calls) -> list[Completion]`: several calls in threads, as many at once
-  as the per-provider limits allow, the cache read in one query per chunk of calls (sequential
-  when the calling thread holds a store transaction, so ledger writes cannot deadlock;
-  another thread's transaction does not count).
+- `client.complete_all(calls) -> list[Completion]`: several calls (a list or a generator) in
+  threads, as many at once as the per-provider limits allow, the cache read in one query per
+  chunk of calls (sequential when the calling thread holds a store transaction, so ledger
+  writes cannot deadlock; another thread's transaction does not count).
 - `Completion(ok, value, response, error, outcome, cached)`.
 
 What `complete` does, in order:
@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from pydantic import BaseModel
@@ -120,13 +121,14 @@ class LLMClient:
                               outcome="error")
         return self._complete(request, schema, check, ctx, cache_key(request, schema), LOOK)
 
-    def complete_all(self, calls: Sequence[Call]) -> list[Completion]:
-        if len(calls) <= 1 or self._in_transaction():
+    def complete_all(self, calls: Iterable[Call]) -> list[Completion]:
+        """`calls` may be a generator: each chunk is sent as soon as it is made, so the first
+        requests are in flight while the caller still renders the later prompts."""
+        if self._in_transaction():
             return [self.complete(c.request, c.schema, check=c.check, **c.context)
                     for c in calls]
 
-        def run(i: int, key: str, known: LLMResponse | None | object) -> Completion:
-            call = calls[i]
+        def run(call: Call, key: str, known: LLMResponse | None | object) -> Completion:
             if call.request.provider not in self.providers:
                 return self.complete(call.request, call.schema, check=call.check,
                                      **call.context)
@@ -138,37 +140,36 @@ class LLMClient:
         # wide as its limit: a worker holds a slot only while its request is in flight, and
         # the spare workers, already past the cache lookup and waiting on the semaphore, take
         # a slot the moment it frees, while the others write ledger rows or back off. The
-        # semaphore alone bounds what is in flight.
-        by_provider: dict[str, list[int]] = {}
-        for i, call in enumerate(calls):
-            by_provider.setdefault(call.request.provider, []).append(i)
-        pools = {p: ThreadPoolExecutor(max_workers=min(len(ix), pool_width(self.settings.limit(p))),
-                                       thread_name_prefix=f"llm-{p}")
-                 for p, ix in by_provider.items()}
+        # semaphore alone bounds what is in flight. Threads start only as calls arrive.
+        pools: dict[str, ThreadPoolExecutor] = {}
         try:
             futures = []
             seen: set[str] = set()
             texts: dict[tuple[int, ...], str] = {}  # per prompt, shared by its reviewers
-            for start in range(0, len(calls), DISPATCH_CHUNK):
+            pending = iter(calls)
+            while chunk := list(islice(pending, DISPATCH_CHUNK)):
                 # The cache is read a chunk at a time, in one query: per call, the lookup would
                 # take the store's lock once more, and with dozens of calls in flight its waits
                 # add up; by chunks, the first calls are sent while the next keys are made.
-                chunk = range(start, min(len(calls), start + DISPATCH_CHUNK))
-                keys = {}
-                for i in chunk:
-                    request = calls[i].request
-                    memo = tuple(map(id, request.messages))
+                keys = []
+                for call in chunk:
+                    memo = tuple(map(id, call.request.messages))
                     text = texts.get(memo)
                     if text is None:
-                        text = texts[memo] = messages_text(request)
-                    keys[i] = cache_key(request, calls[i].schema, text)
-                found = self.cache.get_many(set(keys.values()) - seen)
-                for i in chunk:
+                        text = texts[memo] = messages_text(call.request)
+                    keys.append(cache_key(call.request, call.schema, text))
+                found = self.cache.get_many(set(keys) - seen)
+                for call, key in zip(chunk, keys, strict=True):
                     # a key met again is read after the first call finished (its key lock)
-                    known = LOOK if keys[i] in seen else found.get(keys[i])
-                    seen.add(keys[i])
-                    futures.append(pools[calls[i].request.provider].submit(run, i, keys[i],
-                                                                           known))
+                    known = LOOK if key in seen else found.get(key)
+                    seen.add(key)
+                    provider = call.request.provider
+                    pool = pools.get(provider)
+                    if pool is None:
+                        pool = pools[provider] = ThreadPoolExecutor(
+                            max_workers=pool_width(self.settings.limit(provider)),
+                            thread_name_prefix=f"llm-{provider}")
+                    futures.append(pool.submit(run, call, key, known))
             return [f.result() for f in futures]
         finally:
             for pool in pools.values():
@@ -187,7 +188,7 @@ class LLMClient:
     def _in_transaction(self) -> bool:
         """Whether *this* thread holds a store transaction (its worker threads would wait on
         the store lock for their ledger rows); another thread's transaction does not count."""
-        return self.store._depth > 0 and self.store._lock._is_owned()  # type: ignore[attr-defined]
+        return self.store.owned_by_this_thread()
 
     # --- steps ------------------------------------------------------------------------------
 

@@ -184,6 +184,28 @@ def test_same_request_in_parallel_is_sent_once(store: Store) -> None:
     assert sorted(outcomes(store)) == ["cache_hit"] * 3 + ["ok"]
 
 
+def test_calls_given_as_a_generator_are_sent_before_the_last_one_is_made(store: Store) -> None:
+    """A round's prompts are rendered while its first requests are in flight: the generator
+    waits for the provider to see a request before making the rest."""
+    from pipeline.llm.client import DISPATCH_CHUNK
+
+    client, provider, _ = make(store, lambda r: ok(1))
+    seen_while_making: list[int] = []
+
+    def calls():
+        for i in range(DISPATCH_CHUNK + 5):
+            if i == DISPATCH_CHUNK:  # the first chunk is made: it must be on its way
+                deadline = time.monotonic() + 5
+                while not provider.requests and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                seen_while_making.append(len(provider.requests))
+            yield Call(request(f"q{i}"), Answer)
+    results = client.complete_all(calls())
+    assert len(results) == DISPATCH_CHUNK + 5 and all(r.ok for r in results)
+    assert seen_while_making and seen_while_making[0] > 0
+    assert [r.value.value for r in results] == [1] * (DISPATCH_CHUNK + 5)  # in call order
+
+
 def test_a_round_reads_the_cache_once_and_asks_only_for_the_misses(store: Store) -> None:
     client, provider, _ = make(store, lambda r: ok(1))
     assert client.complete(request("a"), Answer).ok and client.complete(request("b"), Answer).ok
