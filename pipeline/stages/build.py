@@ -18,6 +18,7 @@ from pathlib import Path
 from pipeline.backend import Backend, OfflineBackend
 from pipeline.chair.apply import apply_refines, pending_refines
 from pipeline.execution import EnvError, ServiceError, ensure_task_env
+from pipeline.offline.strength import shape_only_code
 from pipeline.records import TASK_ID_RE, Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
 from pipeline.rubric import Routing, Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
@@ -283,7 +284,8 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
                 decision, refined = unchanged_refine(decision, evidence), None
             if is_human(case):
                 decision = keep_human(decision, split,
-                                      beyond_generated(case, evidence, generated), reviews)
+                                      beyond_generated(case, evidence, generated), reviews,
+                                      shape_only=shape_only_code(case.code, case.name))
             save_outcome(case, reviews, decision, refined, store)
             options.tick("review", 1, 0)
     # the files publish writes, run once: a case failing only there is not published

@@ -1,16 +1,17 @@
 """Applying split membership: the lock at build time, a task moved between splits, `resplit`.
 
 Why moving a task redoes so little: of the whole life cycle only the route of a case the
-reviewers could not agree on (conflict, or too few valid reviews) depends on the split --
-Area Chair on verified, discarded on train. Generation, oracle runs, mutants and reviews do
-not, so a moved task keeps them and only those routes are decided again from the stored
-evidence and reviews.
+reviewers could not agree on (conflict, or too few valid reviews) and that of a human-written
+test (`routing.keep_human`) depend on the split -- Area Chair on verified, discarded or
+accepted on train. Generation, oracle runs, mutants and reviews do not, so a moved task keeps
+them and only those routes are decided again from the stored evidence and reviews.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline.offline.strength import shape_only_code
 from pipeline.rubric import Routing
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.human import beyond_generated, generated_kills, is_human
@@ -55,16 +56,18 @@ def move_task(store: Store, task_id: str, split: str, rules: Routing, reviewers:
         store.upsert_task(task_id, split=split)  # type: ignore[arg-type]
         for case in store.latest_cases(task_id):
             last = store.latest_route(case.case_id)
-            if last is None or last.round != case.round or not _split_dependent(last):
-                continue
+            human = is_human(case)
+            if last is None or last.round != case.round or not (human or _split_dependent(last)):
+                continue  # a human test's every route may depend on the split (keep_human)
             decision = route_case(store.evidence_for(case.case_id, case.round),
                                   store.reviews_for(case.case_id, case.round), case.round,
                                   split, rules=rules, reviewers=reviewers)
-            if is_human(case):  # the build's rule: human work is not dropped by a move
+            if human:  # the build's rule: human work is not dropped by a move
                 evidence = store.evidence_for(case.case_id, case.round)
                 decision = keep_human(decision, split, beyond_generated(
                     case, evidence, generated_kills(store, task_id, ())),
-                    store.reviews_for(case.case_id, case.round))
+                    store.reviews_for(case.case_id, case.round),
+                    shape_only=shape_only_code(case.code, case.name))
             if (decision.route, decision.discard_reason) != (last.route, last.discard_reason):
                 store.save_route(decision)
                 changed += 1

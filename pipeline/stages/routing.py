@@ -110,7 +110,7 @@ AS_AUTHOR_RAN = ("its file run alone against a fresh oracle, in file order, as i
 
 
 def keep_human(decision: RouteDecision, split: str, beyond: Sequence[str],
-               reviews: Sequence[Review] = ()) -> RouteDecision:
+               reviews: Sequence[Review] = (), *, shape_only: bool) -> RouteDecision:
     """A human-written test that passes on the oracle is never discarded by the reviewers:
     their low scores, disagreement or failures are about style or about themselves, and the
     test is human work. Discarded as low quality, conflict or invalid, it goes to the Area
@@ -118,7 +118,17 @@ def keep_human(decision: RouteDecision, split: str, beyond: Sequence[str],
     for the Area Chair). The reason says why it is worth keeping: the mutants it kills that no
     accepted generated test kills (`beyond`), or substance the reviewers find sound (mean
     correctness and coverage >= 2). Only a failure on the oracle, run as its author ran it,
-    still discards it, and its reason says so."""
+    still discards it, and its reason says so.
+
+    The other way round, a human-written test the reviewers accept that asserts only status
+    codes, keys or types (`shape_only`, `pipeline.offline.strength`) and kills no mutant the
+    accepted generated tests miss adds nothing a wrong value would fail: on verified the Area
+    Chair decides whether it stays; on train its author stands in, it stays accepted."""
+    if decision.route == "accepted" and shape_only and not beyond and split == "verified":
+        return decision.model_copy(update={"route": "area_chair", "reason": (
+            f"{decision.reason}; but it asserts only status codes, keys or types and kills no "
+            "mutant the accepted generated tests miss (the Area Chair decides whether it "
+            "stays)")})
     if decision.route != "discarded":
         return decision
     if decision.discard_reason == "fails_on_oracle":

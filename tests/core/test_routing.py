@@ -230,13 +230,13 @@ def test_human_test_with_kills_beyond_the_generated_suite_is_kept():
 
     low = route((5, 5, 6), round=5)
     assert low.route == "discarded" and low.discard_reason == "low_quality"
-    verified = keep_human(low, "verified", ["app.py:9:return:1"])
+    verified = keep_human(low, "verified", ["app.py:9:return:1"], shape_only=False)
     assert verified.route == "area_chair" and verified.discard_reason is None
     assert "kills 1 mutant no accepted generated test kills (app.py:9:return:1)" in \
         verified.reason
-    assert keep_human(low, "train", ["a", "b"]).route == "accepted"
+    assert keep_human(low, "train", ["a", "b"], shape_only=False).route == "accepted"
     conflict = route((2, 9, 9), split="train")
-    assert keep_human(conflict, "train", ["a"]).route == "accepted"
+    assert keep_human(conflict, "train", ["a"], shape_only=False).route == "accepted"
 
 
 def test_human_test_failing_on_the_oracle_stays_discarded_and_says_how_it_ran():
@@ -245,27 +245,27 @@ def test_human_test_failing_on_the_oracle_stays_discarded_and_says_how_it_ran():
     failing = Evidence(case_id=CASE, round=5, runs=[RunResult(outcome="failed")])
     broken = route((9, 9, 9), round=5, evidence=failing)
     assert broken.discard_reason == "fails_on_oracle"
-    kept = keep_human(broken, "verified", ["a"])
+    kept = keep_human(broken, "verified", ["a"], shape_only=False)
     assert (kept.route, kept.discard_reason) == ("discarded", "fails_on_oracle")
     assert kept.reason.startswith(broken.reason) and "as its author ran it" in kept.reason
     accepted = route((9, 9, 9))
-    assert keep_human(accepted, "train", ["a"]) == accepted
+    assert keep_human(accepted, "train", ["a"], shape_only=False) == accepted
     refining = route((5, 5, 6), round=1)
-    assert keep_human(refining, "verified", []) == refining
+    assert keep_human(refining, "verified", [], shape_only=False) == refining
 
 
 def test_human_test_passing_on_the_oracle_is_never_discarded_by_the_reviewers():
     from pipeline.stages.routing import keep_human
 
     low = route((5, 5, 6), round=5)
-    verified = keep_human(low, "verified", [])
+    verified = keep_human(low, "verified", [], shape_only=False)
     assert (verified.route, verified.discard_reason) == ("area_chair", None)
     assert "not discarded on the reviewers' scores alone" in verified.reason
-    train = keep_human(route((5, 5, 6), round=5, split="train"), "train", [])
+    train = keep_human(route((5, 5, 6), round=5, split="train"), "train", [], shape_only=False)
     assert train.route == "accepted" and "train has no Area Chair" in train.reason
     invalid = route((8, 8), split="train")
     assert invalid.discard_reason == "invalid"
-    assert keep_human(invalid, "train", []).route == "accepted"
+    assert keep_human(invalid, "train", [], shape_only=False).route == "accepted"
 
 
 def test_human_test_low_only_on_style_is_kept():
@@ -276,11 +276,30 @@ def test_human_test_low_only_on_style_is_kept():
              for i in range(3)]  # totals 5: low only on readability and relevance
     low = route_case(passed(5), style, 5, "verified")
     assert low.discard_reason == "low_quality"
-    kept = keep_human(low, "verified", [], style)
+    kept = keep_human(low, "verified", [], style, shape_only=False)
     assert kept.route == "area_chair" and "not discarded for style alone" in kept.reason
     weak = [r.model_copy(update={"scores": Scores(correctness=1, coverage=2, readability=2,
                                                   relevance=2)}) for r in style]
     low_weak = route_case(passed(5), weak, 5, "train")
-    kept_weak = keep_human(low_weak, "train", [], weak)  # substance weak: kept, said plainly
+    kept_weak = keep_human(low_weak, "train", [], weak,
+                           shape_only=False)  # substance weak: kept, said plainly
     assert kept_weak.route == "accepted" and "not discarded for style alone" not in \
         kept_weak.reason
+
+
+def test_accepted_human_test_that_checks_only_shape_goes_to_the_area_chair_on_verified():
+    from pipeline.stages.routing import keep_human
+
+    accepted = route((8, 8, 7))
+    assert accepted.route == "accepted"
+    chair = keep_human(accepted, "verified", [], shape_only=True)
+    assert (chair.route, chair.discard_reason) == ("area_chair", None)
+    assert chair.reason.startswith(accepted.reason)
+    assert "only status codes, keys or types" in chair.reason
+    # train has no Area Chair: its author stands in
+    assert keep_human(route((8, 8, 7), split="train"), "train", [], shape_only=True).route \
+        == "accepted"
+    # a shape-only test that kills what no accepted generated test kills earns its place
+    assert keep_human(accepted, "verified", ["app.py:9:return:1"], shape_only=True) == accepted
+    # one that checks values stays accepted
+    assert keep_human(accepted, "verified", [], shape_only=False) == accepted

@@ -185,3 +185,25 @@ def test_build_of_a_moved_task_redoes_nothing_but_its_split_routes(tmp_path: Pat
     assert store.latest_cases("alpha") == cases and store.all_reviews("alpha") == reviews
     assert store.latest_route("alpha::test_case_4").discard_reason == "conflict"
     store.close()
+
+
+def test_moving_a_task_sends_its_shape_only_human_test_to_the_area_chair(tmp_path: Path) -> None:
+    """A human-written test that asserts only a status, accepted on train (its author stands
+    in), waits for the Area Chair once its task moves to verified, and back again."""
+    store = build_tiny_store(tmp_path / "state.db")
+    rules = load_rubric().routing
+    first = next(c for c in store.latest_cases("alpha")
+                 if store.latest_route(c.case_id).route == "accepted")
+    code = (f"def {first.name}(base_url):\n    r = requests.get(base_url + '/items')\n"
+            "    assert r.status_code == 200\n")
+    with store.transaction() as conn:  # the same version, its code as a human wrote it
+        conn.execute("UPDATE test_cases SET code = ?, origin = 'existing', author = 'human', "
+                     "module = 'test_upstream' WHERE case_id = ?", (code, first.case_id))
+    move_task(store, "alpha", "train", rules, 3)
+    assert store.latest_route(first.case_id).route == "accepted"
+    move_task(store, "alpha", "verified", rules, 3)
+    waiting = store.latest_route(first.case_id)
+    assert waiting.route == "area_chair" and "only status codes, keys or types" in waiting.reason
+    move_task(store, "alpha", "train", rules, 3)
+    assert store.latest_route(first.case_id).route == "accepted"
+    store.close()

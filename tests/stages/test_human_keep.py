@@ -59,10 +59,11 @@ def test_poor_style_human_test_killing_a_mutant_the_generated_suite_misses_is_ke
     rules = load_rubric().routing
     discarded = route_case(evidence, poor, 5, "train", rules=rules, reviewers=3)
     assert discarded.discard_reason == "low_quality"
-    kept = keep_human(discarded, "train", beyond, poor)
+    kept = keep_human(discarded, "train", beyond, poor, shape_only=False)
     assert (kept.route, kept.discard_reason) == ("accepted", None)
     assert "kills 1 mutant no accepted generated test kills (app.py:9:return:1)" in kept.reason
     on_verified = keep_human(route_case(evidence, poor, 5, "verified", rules=rules,
-                                        reviewers=3), "verified", beyond, poor)
+                                        reviewers=3), "verified", beyond, poor,
+                             shape_only=False)
     assert on_verified.route == "area_chair"
     store.close()

@@ -69,38 +69,6 @@ class TestFavoritesAPI:
         assert data['content_type'] == favorite_data['content_type']
         assert data['category'] is None or data['category'] == ""
 
-    def test_add_favorite_invalid_content_type(self):
-        favorite_data = {
-            "content_id": "test_content_invalid",
-            "content_type": "invalid_type",
-            "category": "test_category"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/favorites",
-            json=favorite_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 422
-        error_data = response.json()
-        assert 'error' in error_data
-
-    def test_add_favorite_missing_required_fields(self):
-        favorite_data = {
-            "category": "test_category"
-        }
-
-        response = requests.post(
-            f"{self.BASE_URL}/favorites",
-            json=favorite_data,
-            headers=self.get_auth_headers()
-        )
-
-        assert response.status_code == 422
-        error_data = response.json()
-        assert 'error' in error_data
-
     def test_get_favorites_list_empty(self):
         response = requests.get(
             f"{self.BASE_URL}/favorites",
@@ -268,14 +236,3 @@ class TestFavoritesAPI:
         favorites = response.json()['favorites']
         favorite_ids = [f['id'] for f in favorites]
         assert favorite_id not in favorite_ids
-
-    def test_invalid_json_request(self):
-        response = requests.post(
-            f"{self.BASE_URL}/favorites",
-            data="invalid json",
-            headers={'Content-Type': 'application/json', 'Authorization': f'Bearer {self.TEST_USER_TOKEN}'}
-        )
-
-        assert response.status_code == 400
-        error_data = response.json()
-        assert 'error' in error_data

@@ -75,19 +75,3 @@ class TestGameAPI:
         assert data["status"] in ["finished", "draw"]
         if data["status"] == "finished":
             assert data.get("winner") == "X"
-
-    @pytest.mark.api
-    def test_illegal_move_validation(self):
-        start = requests.post(f"{BASE_URL}/games", json={"player_x": "p1", "player_o": "p2"})
-        if start.status_code == 404:
-            pytest.skip("Games endpoint not implemented")
-        game_id = start.json()["game_id"]
-
-        # X moves to (0,0)
-        r1 = requests.post(f"{BASE_URL}/games/{game_id}/moves", json={"player": "X", "row": 0, "col": 0})
-        assert r1.status_code == 200
-        # O tries to move to same cell
-        r2 = requests.post(f"{BASE_URL}/games/{game_id}/moves", json={"player": "O", "row": 0, "col": 0})
-        assert r2.status_code in [409, 422]
-        err = r2.json()
-        assert "error" in err
