@@ -15,7 +15,7 @@ from pipeline.offline.strength import shape_only_code
 from pipeline.rubric import Routing
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.human import beyond_generated, generated_kills, is_human
-from pipeline.stages.routing import keep_human, route_case
+from pipeline.stages.routing import keep_human, route_case, unchanged_refine
 from pipeline.stages.splitlock import (
     LOCK_NAME,
     AutoTask,
@@ -59,11 +59,14 @@ def move_task(store: Store, task_id: str, split: str, rules: Routing, reviewers:
             human = is_human(case)
             if last is None or last.round != case.round or not (human or _split_dependent(last)):
                 continue  # a human test's every route may depend on the split (keep_human)
-            decision = route_case(store.evidence_for(case.case_id, case.round),
-                                  store.reviews_for(case.case_id, case.round), case.round,
-                                  split, rules=rules, reviewers=reviewers)
+            evidence = store.evidence_for(case.case_id, case.round)
+            decision = route_case(evidence, store.reviews_for(case.case_id, case.round),
+                                  case.round, split, rules=rules, reviewers=reviewers)
+            if decision.route == "refine" and last.route != "refine":
+                # decided at this round although a refine was left: the refiner could not
+                # change it (the build's `unchanged_refine`), and no build would refine it now
+                decision = unchanged_refine(decision, evidence)
             if human:  # the build's rule: human work is not dropped by a move
-                evidence = store.evidence_for(case.case_id, case.round)
                 decision = keep_human(decision, split, beyond_generated(
                     case, evidence, generated_kills(store, task_id, ())),
                     store.reviews_for(case.case_id, case.round),

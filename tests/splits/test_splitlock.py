@@ -207,3 +207,23 @@ def test_moving_a_task_sends_its_shape_only_human_test_to_the_area_chair(tmp_pat
     move_task(store, "alpha", "train", rules, 3)
     assert store.latest_route(first.case_id).route == "accepted"
     store.close()
+
+
+def test_moving_a_task_does_not_send_a_finished_human_test_back_to_refine(tmp_path: Path) -> None:
+    """A human test whose refine came back unchanged was decided at its round (discarded by
+    the reviewers, then kept): a move decides it again the same way, it does not route it to
+    a refine that no build would run."""
+    store = build_tiny_store(tmp_path / "state.db")
+    rules = load_rubric().routing
+    low = store.latest_cases("alpha")[1]  # test_case_1: discarded low quality at round 0
+    assert (low.round, store.latest_route(low.case_id).discard_reason) == (0, "low_quality")
+    with store.transaction() as conn:
+        conn.execute("UPDATE test_cases SET origin = 'existing', author = 'human', "
+                     "module = 'test_upstream' WHERE case_id = ?", (low.case_id,))
+    move_task(store, "alpha", "train", rules, 3)
+    kept = store.latest_route(low.case_id)
+    assert (kept.route, kept.discard_reason) == ("accepted", None)
+    assert "the refiner could not change the test" in kept.reason
+    move_task(store, "alpha", "verified", rules, 3)
+    assert store.latest_route(low.case_id).route == "area_chair"
+    store.close()
