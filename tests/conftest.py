@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import signal
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+# A suite started as a background job of a non-interactive shell (`./dev.sh test &` in a
+# script) inherits SIGINT ignored, and so would every child it starts: the Ctrl-C tests would
+# then test nothing. Python handles it again here, so children start with the default action.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 README = textwrap.dedent("""\
     # Ping service
