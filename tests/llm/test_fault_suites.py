@@ -49,10 +49,13 @@ SECRETS = {  # distinctive fake keys: any trace of them in a file or a log is a 
 # Which request draws which fault follows the order requests arrive in, which threads vary;
 # with the default single length retry a review cut off twice in a row (a few in a thousand)
 # is rightly recorded as failed and the comparison with the fault-free run would flake. The
-# highest retry counts make a review that exhausts them vanishingly rare.
+# highest retry counts make a review that exhausts them vanishingly rare, with a token cap
+# that lets all three length retries double (8192 -> 65536): under the default cap of 32768
+# only two could, so three cut-offs in a row (one review in ~5,000) failed a review.
 # 16 calls in flight per provider and worker processes on (opt-in): every provider's SDK calls
 # run in a child process (pipeline/llm/workers.py), so faults, SIGKILL and resume cover it.
 CONFIG = ("[llm]\nbackoff_max_s = 0.2\nmax_attempts = 12\nlength_retries = 3\n"
+          "max_tokens_cap = 65536\n"
           "invalid_retries = 5\nworker_process_from = 16\n"
           "[llm.concurrency]\nopenai = 16\nanthropic = 16\ngemini = 16\n")
 
