@@ -54,23 +54,26 @@ def move_task(store: Store, task_id: str, split: str, rules: Routing, reviewers:
     changed = 0
     with store.transaction():
         store.upsert_task(task_id, split=split)  # type: ignore[arg-type]
+        generated: set[str] | None = None  # a move changes no accepted generated case
         for case in store.latest_cases(task_id):
             last = store.latest_route(case.case_id)
             human = is_human(case)
             if last is None or last.round != case.round or not (human or _split_dependent(last)):
                 continue  # a human test's every route may depend on the split (keep_human)
             evidence = store.evidence_for(case.case_id, case.round)
-            decision = route_case(evidence, store.reviews_for(case.case_id, case.round),
-                                  case.round, split, rules=rules, reviewers=reviewers)
+            reviews = store.reviews_for(case.case_id, case.round)
+            decision = route_case(evidence, reviews, case.round, split, rules=rules,
+                                  reviewers=reviewers)
             if decision.route == "refine" and last.route != "refine":
                 # decided at this round although a refine was left: the refiner could not
                 # change it (the build's `unchanged_refine`), and no build would refine it now
                 decision = unchanged_refine(decision, evidence)
             if human:  # the build's rule: human work is not dropped by a move
-                decision = keep_human(decision, split, beyond_generated(
-                    case, evidence, generated_kills(store, task_id, ())),
-                    store.reviews_for(case.case_id, case.round),
-                    shape_only=shape_only_code(case.code, case.name))
+                if generated is None:
+                    generated = generated_kills(store, task_id, ())
+                decision = keep_human(decision, split,
+                                      beyond_generated(case, evidence, generated), reviews,
+                                      shape_only=shape_only_code(case.code, case.name))
             if (decision.route, decision.discard_reason) != (last.route, last.discard_reason):
                 store.save_route(decision)
                 changed += 1
