@@ -115,11 +115,7 @@ class LLMClient:
     def complete(self, request: LLMRequest, schema: type[BaseModel] | None = None, *,
                  check: Check | None = None, task_id: str | None = None,
                  case_id: str | None = None) -> Completion:
-        ctx = {"stage": request.stage, "task_id": task_id, "case_id": case_id}
-        if request.provider not in self.providers:
-            return Completion(False, error=f"no provider {request.provider!r} configured",
-                              outcome="error")
-        return self._complete(request, schema, check, ctx, cache_key(request, schema), LOOK)
+        return self._start(request, schema, check, task_id, case_id, None, LOOK)
 
     def complete_all(self, calls: Iterable[Call]) -> list[Completion]:
         """`calls` may be a generator: each chunk is sent as soon as it is made, so the first
@@ -129,12 +125,9 @@ class LLMClient:
                     for c in calls]
 
         def run(call: Call, key: str, known: LLMResponse | None | object) -> Completion:
-            if call.request.provider not in self.providers:
-                return self.complete(call.request, call.schema, check=call.check,
-                                     **call.context)
-            ctx = {"stage": call.request.stage, "task_id": call.context.get("task_id"),
-                   "case_id": call.context.get("case_id")}
-            return self._complete(call.request, call.schema, call.check, ctx, key, known)
+            return self._start(call.request, call.schema, call.check,
+                               call.context.get("task_id"), call.context.get("case_id"), key,
+                               known)
         # One pool per provider: with one shared pool, workers queued on a busy provider's
         # semaphore would leave another provider's free slots idle. Each pool is twice as
         # wide as its limit: a worker holds a slot only while its request is in flight, and
@@ -191,6 +184,17 @@ class LLMClient:
         return self.store.owned_by_this_thread()
 
     # --- steps ------------------------------------------------------------------------------
+
+    def _start(self, request: LLMRequest, schema: type[BaseModel] | None,
+               check: Check | None, task_id: str | None, case_id: str | None,
+               key: str | None, known: LLMResponse | None | object) -> Completion:
+        """`complete`, with the cache key and entry when `complete_all` already has them."""
+        if request.provider not in self.providers:
+            return Completion(False, error=f"no provider {request.provider!r} configured",
+                              outcome="error")
+        ctx = {"stage": request.stage, "task_id": task_id, "case_id": case_id}
+        return self._complete(request, schema, check, ctx,
+                              key if key is not None else cache_key(request, schema), known)
 
     def _complete(self, request: LLMRequest, schema: type[BaseModel] | None,
                   check: Check | None, ctx: dict[str, Any], key: str,
