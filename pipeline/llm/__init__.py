@@ -34,11 +34,10 @@ def make_providers(settings: LLMSettings) -> dict[str, Provider]:
     for provider in providers.values():
         provider.warm()  # type: ignore[attr-defined]
         rehearse(provider)
-    from pipeline.llm.client import pool_width
     from pipeline.llm.workers import ProviderWorker, use_workers
 
     # started here, warmed up in the background: calls run in this process until then
-    workers = {name: ProviderWorker(provider, threads=pool_width(settings.limit(name)))
+    workers = {name: ProviderWorker(provider, limit=settings.limit(name))
                for name, provider in providers.items()
                if use_workers(settings.limit(name), settings.worker_process_from)}
     return {**providers, **workers}

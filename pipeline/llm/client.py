@@ -19,7 +19,8 @@ What `complete` does, in order:
    one (capped), else exponential backoff with jitter; non-retryable ones fail at once. Each
    failed attempt is a ledger row (`retry`, or `error` for the last). The SDKs' own retries
    must be off (the adapters construct them with max_retries=0) so retries do not stack;
-3. per-provider `BoundedSemaphore` around each provider request (not around backoff waits);
+3. per-provider `BoundedSemaphore` around each provider request (not around backoff waits); a
+   provider that `limits_itself` (a worker process) queues its excess calls itself;
 4. `finish == "length"`: ledger `truncated`, then up to `length_retries` retries with doubled
    max_tokens (bounded by `max_tokens_cap`); never the same request again;
 5. schema validation (pydantic, plus `check`): an invalid answer (ledger `invalid`) is re-asked
@@ -104,8 +105,11 @@ class LLMClient:
         self.cache = ResponseCache(store)
         self.ledger = Ledger(store, settings)
         self._sleep = sleep
-        self._sems = {name: threading.BoundedSemaphore(settings.limit(name))
-                      for name in providers}
+        # A provider that keeps its own limit (a worker process, which queues calls next to
+        # the SDK) is sent up to the pool's width: its next call is already waiting there.
+        self._sems = {name: threading.BoundedSemaphore(
+            pool_width(settings.limit(name)) if getattr(provider, "limits_itself", False)
+            else settings.limit(name)) for name, provider in providers.items()}
         self._guard = threading.Lock()
         self._key_locks: dict[str, threading.Lock] = {}
         self._backoff = wait_random_exponential(multiplier=0.5, max=settings.backoff_max_s)
@@ -294,10 +298,11 @@ class LLMClient:
             except Exception as exc:  # noqa: BLE001 - every failure becomes a ProviderError
                 failed = exc
             else:
-                return response, _ms(started)
+                return response, _ms(started, provider)
         err = classify(failed, request.provider)
         outcome: Outcome = "retry" if err.retryable and not last else "error"
-        self._row(request, outcome, ctx, key=key, latency=_ms(started), error=err.message)
+        self._row(request, outcome, ctx, key=key, latency=_ms(started, provider),
+                  error=err.message)
         raise err from failed
 
     def _wait(self, state: RetryCallState) -> float:
@@ -327,5 +332,7 @@ class LLMClient:
             error=error)
 
 
-def _ms(started: float) -> int:
-    return int((time.monotonic() - started) * 1000)
+def _ms(started: float, provider: Provider) -> int:
+    """The call's latency: since `started`, less any wait for a slot inside the provider."""
+    waited = getattr(provider, "last_wait_ms", None)
+    return max(0, int((time.monotonic() - started) * 1000) - (waited() if waited else 0))

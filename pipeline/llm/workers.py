@@ -10,6 +10,16 @@ per-provider semaphores, schema validation and the ledger (`pipeline.llm.client`
 only turns an `LLMRequest` into an `LLMResponse` or a classified `ProviderError`, exactly what
 the in-process adapter does. `ProviderWorker` is itself a `Provider`, so nothing above knows.
 
+Slots: the child runs at most `limit` calls at once and queues the rest (first come, first
+served), so a call that ends hands its slot to the next queued one inside the child, without a
+round trip through the parent (a parent-held slot freed only after the answer crossed back, the
+waiting parent thread woke and its request crossed over: ~8 ms a call at 32 in flight). The
+parent may therefore send more than `limit` (`limits_itself`); the provider still never sees more
+than `limit` at once: a call the parent's own adapter answers takes a parent-side slot and, while
+the child serves, holds one of the child's slots too; the child takes calls only after the
+parent's adapter finished those it had started. The ledger's latency leaves out the queue wait
+(`last_wait_ms`).
+
 Lifecycle: the child is a fresh interpreter (`python -m pipeline.llm.workers`: no copy of the
 parent's threads or store, and unlike multiprocessing's spawn it never re-runs the parent's
 main script), talking pickled messages over a socket pair; it builds
@@ -32,6 +42,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
@@ -91,8 +102,10 @@ def _rebuild(fields: tuple) -> ProviderError:
     return err
 
 
-def serve(conn: Any, name: str, threads: int, options: dict[str, Any]) -> None:
-    """The child: answer (call id, request, schema ref) messages until the pipe closes."""
+def serve(conn: Any, name: str, limit: int, options: dict[str, Any]) -> None:
+    """The child: answer (call id, request, schema ref) messages until the pipe closes, at most
+    `limit` at once; a request of None holds a slot for a call the parent makes itself, until
+    a ("release", call id) message."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         adapter = _adapter(name)
@@ -109,16 +122,24 @@ def serve(conn: Any, name: str, threads: int, options: dict[str, Any]) -> None:
         return
     conn.send(("ready", os.getpid()))
     send_lock = threading.Lock()
+    held: dict[int, threading.Event] = {}
 
-    def run(call_id: int, request: LLMRequest, ref: str) -> None:
+    def run(call_id: int, request: LLMRequest | None, ref: str, queued: float) -> None:
+        waited = int((time.monotonic() - queued) * 1000)
+        if request is None:  # the parent's call holds this slot (and this thread) until done
+            with send_lock:
+                conn.send((call_id, True, None, waited))
+            held[call_id].wait()
+            return
         try:
-            out: tuple = (call_id, True, adapter.complete(request, _load_schema(ref)))
+            out: tuple = (call_id, True, adapter.complete(request, _load_schema(ref)), waited)
         except BaseException as exc:  # noqa: BLE001 - every failure goes back, classified
-            out = (call_id, False, _error_fields(classify(exc, name)))
+            out = (call_id, False, _error_fields(classify(exc, name)), waited)
         with send_lock:
             conn.send(out)
 
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix=f"sdk-{name}") as pool:
+    # `limit` threads are the slots: a call waits in the pool's queue until one is free
+    with ThreadPoolExecutor(max_workers=limit, thread_name_prefix=f"sdk-{name}") as pool:
         while True:
             try:
                 message = conn.recv()
@@ -126,7 +147,14 @@ def serve(conn: Any, name: str, threads: int, options: dict[str, Any]) -> None:
                 break
             if message is None:
                 break
-            pool.submit(run, *message)
+            if message[0] == "release":
+                held.pop(message[1]).set()
+                continue
+            if message[1] is None:
+                held[message[0]] = threading.Event()
+            pool.submit(run, *message, time.monotonic())
+        for event in held.values():  # the parent is gone or done: nothing holds a slot now
+            event.set()
     os._exit(0)  # the SDK clients' pools need no orderly close; the parent is gone or done
 
 
@@ -135,16 +163,24 @@ class ProviderWorker:
 
     The child starts at once and warms up in the background: until it is ready (a second
     or two of imports), and after it failed or exited, calls run in `local`, so starting
-    it never delays the first calls."""
+    it never delays the first calls. At most `limit` calls are at the provider at once,
+    wherever they run (see "Slots" above)."""
 
-    def __init__(self, local: Provider, threads: int) -> None:
+    limits_itself = True  # the client may send more than `limit`: the rest wait here
+
+    def __init__(self, local: Provider, limit: int) -> None:
         self.local = local
         self.name = local.name
+        self.limit = limit
         self.pid: int | None = None
         self._pending: dict[int, Future] = {}
         self._ids = itertools.count()
         self._lock = threading.Lock()
+        self._switched = threading.Condition(self._lock)
+        self._slots = threading.BoundedSemaphore(limit)  # calls made by `local`
+        self._tls = threading.local()
         self._alive = False
+        self._switching = False
         self._closing = False
         self._booted = threading.Event()
         options = {k: getattr(local, k) for k in ("json_mode", "structured")
@@ -153,7 +189,7 @@ class ProviderWorker:
         self._conn = Connection(mine.detach())
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "pipeline.llm.workers", str(theirs.fileno()), self.name,
-             str(threads), json.dumps(options)],
+             str(limit), json.dumps(options)],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, cwd=os.getcwd(),
             env={**os.environ, "PYTHONPATH": os.pathsep.join(
                 p for p in (_ROOT, os.environ.get("PYTHONPATH")) if p)})
@@ -173,20 +209,16 @@ class ProviderWorker:
         return self._alive
 
     def complete(self, request: LLMRequest, schema: type[BaseModel] | None) -> LLMResponse:
+        self._tls.wait_ms = 0
         ref = schema_ref(schema)
-        future: Future | None = None
-        with self._lock:
-            if self._alive and ref is not None:
-                call_id = next(self._ids)
-                future = self._pending[call_id] = Future()
-                try:
-                    self._conn.send((call_id, request, ref))
-                except (OSError, ValueError):
-                    self._pending.pop(call_id, None)
-                    self._alive, future = False, None
-        if future is None:
-            return self.local.complete(request, schema)
-        return future.result()
+        sent = self._send(request, ref) if ref is not None else None
+        if sent is None:
+            return self._complete_here(request, schema)
+        return self._answer(sent[1])
+
+    def last_wait_ms(self) -> int:
+        """How long this thread's last call waited for a free slot (not the provider's time)."""
+        return getattr(self._tls, "wait_ms", 0)
 
     def submit_batch(self, items: list[BatchItem], schema: type[BaseModel] | None) -> str:
         return self.local.submit_batch(items, schema)
@@ -218,15 +250,68 @@ class ProviderWorker:
 
     # --- internals --------------------------------------------------------------------------
 
+    def _send(self, request: LLMRequest | None, ref: str) -> tuple[int, Future] | None:
+        """(call id, future) once the child has the call; None when the parent's adapter makes
+        it. A request of None asks the child to hold a slot, only while the child serves."""
+        with self._lock:
+            while self._switching and request is not None:
+                self._switched.wait()
+            if not self._alive or self._switching:
+                return None
+            call_id = next(self._ids)
+            future = self._pending[call_id] = Future()
+            try:
+                self._conn.send((call_id, request, ref))
+            except (OSError, ValueError):
+                self._pending.pop(call_id, None)
+                self._alive = False
+                return None
+            return call_id, future
+
+    def _answer(self, future: Future) -> Any:
+        ok, payload, waited = future.result()
+        self._tls.wait_ms = waited
+        if not ok:
+            raise _rebuild(payload)
+        return payload
+
+    def _complete_here(self, request: LLMRequest, schema: type[BaseModel] | None) -> LLMResponse:
+        """The call in the parent's adapter: a parent-side slot, and one of the child's while
+        it serves, so both together never exceed `limit`."""
+        with self._slots:
+            hold = self._send(None, "")
+            if hold is not None:
+                try:
+                    self._answer(hold[1])
+                except ProviderError:
+                    hold = None  # the child died: its slots went with it
+            try:
+                return self.local.complete(request, schema)
+            finally:
+                if hold is not None:
+                    with self._lock, contextlib.suppress(OSError, ValueError):
+                        self._conn.send(("release", hold[0]))
+
     def _boot(self) -> None:
         try:
             ready = self._conn.poll(_READY_TIMEOUT_S)
             state, detail = self._conn.recv() if ready else ("failed", "no answer")
         except (EOFError, OSError, ValueError):
             state, detail = "failed", "exited"
-        with self._lock:
-            if state == "ready" and not self._closing:
-                self.pid, self._alive = int(detail), True
+        if state == "ready":
+            with self._lock:
+                self._switching = not self._closing
+            if self._switching:
+                # the child takes calls once the parent's adapter finished those it started
+                for _ in range(self.limit):
+                    self._slots.acquire()
+                for _ in range(self.limit):
+                    self._slots.release()
+            with self._lock:
+                if self._switching and not self._closing:
+                    self.pid, self._alive = int(detail), True
+                self._switching = False
+                self._switched.notify_all()
         self._booted.set()
         if self._alive:
             self._read()
@@ -236,17 +321,13 @@ class ProviderWorker:
     def _read(self) -> None:
         while True:
             try:
-                call_id, ok, payload = self._conn.recv()
+                call_id, ok, payload, waited = self._conn.recv()
             except (EOFError, OSError, ValueError):
                 break
             with self._lock:
                 future = self._pending.pop(call_id, None)
-            if future is None:
-                continue
-            if ok:
-                future.set_result(payload)
-            else:
-                future.set_exception(_rebuild(payload))
+            if future is not None:
+                future.set_result((ok, payload, waited))
         with self._lock:
             self._alive = False
             pending, self._pending = self._pending, {}
@@ -262,8 +343,8 @@ def use_workers(limit: int, threshold: int) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    fd, name, threads, options = argv
-    serve(Connection(int(fd)), name, int(threads), json.loads(options))
+    fd, name, limit, options = argv
+    serve(Connection(int(fd)), name, int(limit), json.loads(options))
     return 0
 
 

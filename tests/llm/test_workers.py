@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,13 @@ from pydantic import BaseModel
 
 from pipeline.llm import make_providers
 from pipeline.llm.base import LLMRequest, Message
+from pipeline.llm.cache import query
+from pipeline.llm.client import Call, LLMClient
 from pipeline.llm.errors import ProviderError
 from pipeline.llm.schemas import ReviewOutput
 from pipeline.llm.settings import PROVIDERS, LLMSettings
 from pipeline.llm.workers import ProviderWorker, schema_ref
+from pipeline.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,7 +76,7 @@ def test_only_providers_with_many_calls_in_flight_get_a_worker(fake) -> None:
 def test_a_worker_answers_like_the_adapter_in_this_process(fake, make_provider, name) -> None:
     local = make_provider(name)
     expected = local.complete(request(name), ReviewOutput)
-    worker = ProviderWorker(make_provider(name), threads=4)
+    worker = ProviderWorker(make_provider(name), limit=4)
     try:
         assert worker.wait_ready() and worker.in_child
         before = len(fake.calls(name))
@@ -97,7 +101,7 @@ def test_calls_before_the_worker_is_ready_run_in_this_process(fake, make_provide
     # a child that never gets ready (its interpreter cannot even start): every call is
     # answered by the parent's adapter, none is lost or delayed by the worker
     monkeypatch.setattr(sys, "executable", "/bin/false")
-    worker = ProviderWorker(make_provider("gemini"), threads=2)
+    worker = ProviderWorker(make_provider("gemini"), limit=2)
     try:
         assert worker.complete(request("gemini"), ReviewOutput).finish == "stop"
         assert not worker.wait_ready(timeout=30) and not worker.in_child
@@ -109,7 +113,7 @@ def test_calls_before_the_worker_is_ready_run_in_this_process(fake, make_provide
 
 @pytest.mark.slow  # starts worker processes
 def test_errors_cross_the_process_boundary_classified(fake, make_provider) -> None:
-    worker = ProviderWorker(make_provider("anthropic"), threads=2)
+    worker = ProviderWorker(make_provider("anthropic"), limit=2)
     try:
         assert worker.wait_ready()
         fake.fault("429", at=0, provider="anthropic", retry_after=7)
@@ -129,7 +133,7 @@ def test_errors_cross_the_process_boundary_classified(fake, make_provider) -> No
 
 @pytest.mark.slow  # starts worker processes
 def test_a_dead_worker_leaves_the_calls_to_this_process(fake, make_provider) -> None:
-    worker = ProviderWorker(make_provider("openai"), threads=2)
+    worker = ProviderWorker(make_provider("openai"), limit=2)
     try:
         assert worker.wait_ready()
         assert worker.complete(request("openai"), ReviewOutput).finish == "stop"
@@ -173,3 +177,83 @@ def test_a_worker_exits_when_its_parent_is_killed(fake) -> None:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+
+
+def _distinct(provider: str, n: int, tag: str) -> list[Call]:
+    return [Call(request(provider, f"{tag} {i}"), ReviewOutput) for i in range(n)]
+
+
+@pytest.mark.slow  # starts a worker process
+def test_a_worker_queues_its_extra_calls_and_never_exceeds_its_limit(fake, make_provider,
+                                                                     tmp_path) -> None:
+    # the client sends a worker more than its limit (the next calls wait next to the SDK);
+    # the provider still sees exactly `limit` at once, and the ledger's latency is the
+    # provider's time, not the wait for a slot (the last calls waited two latencies)
+    limit, latency = 3, 0.3
+    worker = ProviderWorker(make_provider("openai"), limit=limit)
+    store = Store.open(tmp_path / "state.db")
+    try:
+        assert worker.wait_ready()
+        client = LLMClient({"openai": worker}, store,
+                           LLMSettings(concurrency={"openai": limit}))
+        fake.latency_s = latency
+        done = client.complete_all(_distinct("openai", 3 * limit, "queued"))
+        assert all(c.ok for c in done)
+        assert fake.max_in_flight == {"openai": limit}
+        latencies = [r["latency_ms"] for r in query(
+            store, "SELECT latency_ms FROM llm_calls WHERE outcome = 'ok'")]
+        assert len(latencies) == 3 * limit
+        assert max(latencies) < 1000 * latency * 1.8, latencies
+    finally:
+        worker.close()
+        store.close()
+
+
+@pytest.mark.slow  # starts a worker process
+def test_calls_made_in_this_process_count_against_the_same_limit(fake, make_provider) -> None:
+    # a schema the child cannot import runs in the parent's adapter: while the child serves,
+    # such a call holds one of the child's slots, so the two together stay within the limit
+    class Local(BaseModel):
+        verdict: str = ""
+
+    limit = 3
+    worker = ProviderWorker(make_provider("anthropic"), limit=limit)
+    try:
+        assert worker.wait_ready()
+        fake.latency_s = 0.3
+        jobs = [(request("anthropic", f"child {i}"), ReviewOutput) for i in range(2 * limit)]
+        jobs += [(request("anthropic", f"here {i}"), Local) for i in range(2 * limit)]
+        with ThreadPoolExecutor(4 * limit) as pool:
+            answers = list(pool.map(lambda job: worker.complete(*job), jobs))
+        assert all(a.finish == "stop" for a in answers)
+        assert fake.max_in_flight == {"anthropic": limit}
+        assert worker.in_child  # the hold/release exchange left the child serving
+    finally:
+        worker.close()
+
+
+@pytest.mark.slow  # starts a worker process
+def test_the_switch_to_a_ready_worker_waits_for_the_calls_made_here(fake, make_provider) -> None:
+    # calls start at once, in the parent's adapter, while the child warms up; when it is
+    # ready it takes calls only after those finished, never `limit` more beside them
+    limit = 4
+    fake.latency_s = 0.3
+    worker = ProviderWorker(make_provider("gemini"), limit=limit)
+    stop = time.monotonic() + 60
+    served: list[bool] = []
+
+    def keep_calling(i: int) -> None:
+        time.sleep(i * 0.3 / (2 * limit))  # calls end at different times, not in waves
+        n = 0
+        while time.monotonic() < stop and not (served and all(served[-limit:])):
+            assert worker.complete(request("gemini", f"{i} {n}"), ReviewOutput).finish == "stop"
+            served.append(worker.in_child)
+            n += 1
+
+    try:
+        with ThreadPoolExecutor(2 * limit) as pool:
+            list(pool.map(keep_calling, range(2 * limit)))
+        assert served[0] is False and served[-1] is True  # it switched during the calls
+        assert fake.max_in_flight == {"gemini": limit}
+    finally:
+        worker.close()
