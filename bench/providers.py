@@ -63,10 +63,11 @@ def proc_cpu_s(pid: int | None) -> float:
 class FakeServer:
     """`python -m pipeline.llm.fake_server` as a child process; its env points the SDKs."""
 
-    def __init__(self, latency_ms: float, error_rate: float, seed: int) -> None:
+    def __init__(self, latency_ms: float, error_rate: float, seed: int,
+                 extra: tuple[str, ...] = ()) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pipeline.llm.fake_server", "--latency-ms", str(latency_ms),
-             "--error-rate", str(error_rate), "--seed", str(seed)],
+             "--error-rate", str(error_rate), "--seed", str(seed), *extra],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line:
@@ -99,8 +100,8 @@ class FakeServers:
     measure that server's GIL (its replies queue behind each other), not the client."""
 
     def __init__(self, providers: set[str], latency_ms: float, error_rate: float,
-                 seed: int) -> None:
-        self.servers = {p: FakeServer(latency_ms, error_rate, seed + i)
+                 seed: int, extra: tuple[str, ...] = ()) -> None:
+        self.servers = {p: FakeServer(latency_ms, error_rate, seed + i, extra)
                         for i, p in enumerate(sorted(providers))}
         first = next(iter(self.servers.values()))
         self.env = dict(first.env)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
@@ -112,6 +112,7 @@ class LLMClient:
             else settings.limit(name)) for name, provider in providers.items()}
         self._guard = threading.Lock()
         self._key_locks: dict[str, threading.Lock] = {}
+        self._pools: dict[str, ThreadPoolExecutor] = {}
         self._backoff = wait_random_exponential(multiplier=0.5, max=settings.backoff_max_s)
 
     # --- public -----------------------------------------------------------------------------
@@ -132,15 +133,8 @@ class LLMClient:
             return self._start(call.request, call.schema, call.check,
                                call.context.get("task_id"), call.context.get("case_id"), key,
                                known)
-        # One pool per provider: with one shared pool, workers queued on a busy provider's
-        # semaphore would leave another provider's free slots idle. Each pool is twice as
-        # wide as its limit: a worker holds a slot only while its request is in flight, and
-        # the spare workers, already past the cache lookup and waiting on the semaphore, take
-        # a slot the moment it frees, while the others write ledger rows or back off. The
-        # semaphore alone bounds what is in flight. Threads start only as calls arrive.
-        pools: dict[str, ThreadPoolExecutor] = {}
+        futures: list[Future] = []
         try:
-            futures = []
             seen: set[str] = set()
             texts: dict[tuple[int, ...], str] = {}  # per prompt, shared by its reviewers
             pending = iter(calls)
@@ -160,17 +154,35 @@ class LLMClient:
                     # a key met again is read after the first call finished (its key lock)
                     known = LOOK if key in seen else found.get(key)
                     seen.add(key)
-                    provider = call.request.provider
-                    pool = pools.get(provider)
-                    if pool is None:
-                        pool = pools[provider] = ThreadPoolExecutor(
-                            max_workers=pool_width(self.settings.limit(provider)),
-                            thread_name_prefix=f"llm-{provider}")
-                    futures.append(pool.submit(run, call, key, known))
+                    futures.append(self._pool(call.request.provider).submit(
+                        run, call, key, known))
             return [f.result() for f in futures]
-        finally:
-            for pool in pools.values():
-                pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:
+            # e.g. Ctrl-C: the calls not started are dropped, those in flight finish (their
+            # ledger rows written) before the interruption goes on
+            for future in futures:
+                future.cancel()
+            wait(futures)
+            raise
+
+    def _pool(self, provider: str) -> ThreadPoolExecutor:
+        """The provider's threads, made once and kept for every later round.
+
+        One pool per provider: with one shared pool, threads queued on a busy provider's
+        semaphore would leave another provider's free slots idle. Each pool is twice as wide as
+        its limit: a thread holds a slot only while its request is in flight, and the spare
+        threads, already past the cache lookup and waiting on the semaphore, take a slot the
+        moment it frees, while the others write ledger rows or back off. The semaphore alone
+        bounds what is in flight. Kept, not made per round: starting 64 threads a round, each
+        waiting for the interpreter's lock to say it started, spread a round's first requests
+        over ~70 ms."""
+        with self._guard:
+            pool = self._pools.get(provider)
+            if pool is None:
+                pool = self._pools[provider] = ThreadPoolExecutor(
+                    max_workers=pool_width(self.settings.limit(provider)),
+                    thread_name_prefix=f"llm-{provider}")
+            return pool
 
     def validate(self, response: LLMResponse, schema: type[BaseModel] | None,
                  check: Check | None) -> BaseModel | None:

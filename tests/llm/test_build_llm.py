@@ -16,17 +16,13 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pipeline.llm.fake_server import FakeProviderServer
-from pipeline.offline.generate import generate_cases
-from pipeline.spec import load_spec
+from pipeline.llm.fake_server.models import OfflineModels, strings
 
 ROOT = Path(__file__).resolve().parents[2]
-ALL_TASKS = tuple(sorted(p.name for p in (ROOT / "data" / "raw").iterdir()
-                         if (p / "task.toml").is_file()))
 TASKS = ("todo-tasks", "secure-notes", "inventory-java")  # the fault and batch runs
 #: one of each kind the corpus has (human files beside the generated tests, an HTTPie document
 #: with JWT, HTML pages, Java, the train split): the whole corpus took four minutes more of
@@ -36,46 +32,9 @@ KINDS = ("customization", "django-rest-framework-crud", "inventory-java",
 pytestmark = pytest.mark.slow
 
 
-def _strings(value: Any):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
-
-
-class Models:
-    """Plays the generator (offline-written code per endpoint and category) and reviewers."""
-
+class Models(OfflineModels):
     def __init__(self) -> None:
-        self.cases: dict[tuple[str, str], list[Any]] = {}
-        for task in ALL_TASKS:
-            spec = load_spec(ROOT / "data" / "raw" / task / "README.md")
-            for case in generate_cases(task, spec):
-                key = (case.endpoints[0] if case.endpoints else "", case.category)
-                self.cases.setdefault(key, []).append(case)
-
-    def __call__(self, provider: str, body: dict) -> dict:
-        text = "\n".join(_strings(body))
-        wanted = re.search(r"Write \d+ test\(s\) of category `(\w+)`", text)
-        if wanted:
-            target = re.search(r"Target endpoint: (.+)", text).group(1).strip()
-            chosen = self.cases.get((target, wanted.group(1)), [])[:2]
-            return {"tests": [{"name": c.name, "endpoints": c.endpoints, "code": c.code}
-                              for c in chosen]}
-        if "Revise the test" in text:
-            code = re.search(r"Current code:\n```python\n(.*?)\n```", text, re.S).group(1)
-            return {"changes": "none", "answers": [], "code": code}
-        runs = re.search(r"Runs on fresh oracles: ([^;\n]*)", text)
-        passed = runs is not None and all(
-            run.strip().startswith("passed") for run in runs.group(1).split(","))
-        scores = (3, 2, 2, 2) if passed else (0, 1, 1, 1)
-        return {"rationale": f"{provider} read the evidence: {'passed' if passed else 'failed'}",
-                "correctness": scores[0], "coverage": scores[1], "readability": scores[2],
-                "relevance": scores[3]}
+        super().__init__(ROOT / "data" / "raw")
 
 
 @pytest.fixture(scope="module")
@@ -148,8 +107,8 @@ def test_llm_reviewers_are_shown_the_mutant_kills(tmp_path: Path, models: Models
     with FakeProviderServer(responder=models) as fake:
         proc = run_build(data, fake, mutants=4)
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-        reviews = [(r.provider, "\n".join(_strings(r.body))) for r in fake.calls()
-                   if "Execution evidence on the oracle" in "\n".join(_strings(r.body))]
+        reviews = [(r.provider, "\n".join(strings(r.body))) for r in fake.calls()
+                   if "Execution evidence on the oracle" in "\n".join(strings(r.body))]
         shown = {provider for provider, text in reviews
                  if re.search(r"Mutants of the oracle .*: it fails on \d+ of the \d+ that ran",
                               text)}
@@ -164,7 +123,7 @@ class Rebutting(Models):
     """A refiner that changes the test (one more assertion) and answers each reviewer."""
 
     def __call__(self, provider: str, body: dict) -> dict:
-        text = "\n".join(_strings(body))
+        text = "\n".join(strings(body))
         if "Revise the test" in text:
             code = re.search(r"Current code:\n```python\n(.*?)\n```", text, re.S).group(1)
             names = re.findall(r"^- ([a-z]+:[\w.-]+): ", text, re.M)
@@ -182,7 +141,7 @@ def test_refined_versions_reviewers_receive_the_refiners_answer(tmp_path: Path) 
     with FakeProviderServer(responder=Rebutting()) as fake:
         proc = run_build(data, fake, "--task", "todo-tasks")
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-        texts = [(r.provider, "\n".join(_strings(r.body))) for r in fake.calls()]
+        texts = [(r.provider, "\n".join(strings(r.body))) for r in fake.calls()]
     second = [(p, t) for p, t in texts if "Execution evidence on the oracle" in t
               and re.search(r"round 1\)", t)]
     assert second, "no refined version was reviewed"

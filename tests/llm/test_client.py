@@ -206,6 +206,28 @@ def test_calls_given_as_a_generator_are_sent_before_the_last_one_is_made(store: 
     assert [r.value.value for r in results] == [1] * (DISPATCH_CHUNK + 5)  # in call order
 
 
+def test_rounds_reuse_the_threads_of_the_first_round(store: Store) -> None:
+    """Threads are made once per provider, not per round (starting dozens of threads a round
+    spread its first requests over tens of milliseconds), and never more than the pool width."""
+    from pipeline.llm.client import pool_width
+
+    threads: list[set[threading.Thread]] = [set(), set()]  # the objects: an ident is reused
+    current = [0]
+
+    def answer(r: LLMRequest) -> LLMResponse:
+        threads[current[0]].add(threading.current_thread())
+        return ok(1)
+
+    client, provider, _ = make(store, answer, delay=0.05)
+    for i in range(2):
+        current[0] = i
+        done = client.complete_all([Call(request(f"round {i} call {n}"), Answer)
+                                    for n in range(12)])
+        assert all(d.ok for d in done)
+    assert provider.peak == 4  # the limit, as before
+    assert threads[1] <= threads[0] and len(threads[0]) <= pool_width(4)
+
+
 def test_a_round_reads_the_cache_once_and_asks_only_for_the_misses(store: Store) -> None:
     client, provider, _ = make(store, lambda r: ok(1))
     assert client.complete(request("a"), Answer).ok and client.complete(request("b"), Answer).ok

@@ -1,0 +1,160 @@
+"""A whole `build` through the three SDKs against fake provider servers with a set latency.
+
+    .venv/bin/python bench/build_llm.py [--latency-ms 300] [--concurrency 32] [--jobs N]
+                                        [--task ID ...] [--keep DIR]
+
+`bench/providers.py` measures one review round made up for it; this measures the rounds a real
+build makes. One fake server per provider (`python -m pipeline.llm.fake_server --play-models`:
+it writes the offline generator's tests and reviews from the evidence, so the build generates,
+runs, reviews, refines and routes as with models); a fresh data folder with `data/raw` and
+`data/splits.lock`; a `repogenesis.toml` allowing `--concurrency` calls per provider; mutation
+off (`REPOGENESIS_MUTATION_CAP=0`); `python -m pipeline build --jobs N`. Then, from the ledger
+(each `ok` call ends at `created_at` and lasted `latency_ms`):
+- `stages`: calls and mean latency per stage (generate, review, refine);
+- `rounds`: a round is the calls of one stage that follow each other with less than `--gap-s`
+  with nothing in flight (one task's round is separated from its next by the tests' runs;
+  the rounds of two tasks built at once that overlap are one round: they share the slots,
+  and their fastest time counts their calls together). Per round and provider the
+  fastest possible time is ceil(calls ÷ concurrency) × latency (each call holds a slot for the
+  latency: a provider's slots work in waves at best); the actual time runs from the first
+  call's start to the last call's end. `ratio_to_ideal` per stage = sum of the fastest times ÷
+  sum of the actual ones (1.0: every round as fast as the slots allow), with `ratio_to_ideal`
+  of the review stage on top;
+- the build's wall time and exit code, and the server processes' CPU.
+
+No asserts: it prints figures; the last line is one JSON object with all of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from build import fresh_data, machine  # noqa: E402
+from providers import FakeServers  # noqa: E402
+
+from pipeline.llm.settings import PROVIDERS  # noqa: E402
+
+
+def calls(db: Path) -> list[dict[str, Any]]:
+    """The ledger's answered calls: stage, task, provider, start and end (seconds)."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT stage, task_id, provider, created_at, latency_ms "
+                            "FROM llm_calls WHERE outcome = 'ok' ORDER BY created_at").fetchall()
+    out = []
+    for stage, task, provider, created, latency in rows:
+        end = datetime.fromisoformat(created).timestamp()
+        out.append({"stage": stage, "task": task, "provider": provider,
+                    "start": end - latency / 1000, "end": end, "latency_ms": latency})
+    return out
+
+
+def rounds(rows: list[dict[str, Any]], gap_s: float) -> list[list[dict[str, Any]]]:
+    """A stage's calls split where none was in flight for `gap_s`: one task's round, or the
+    rounds of tasks built at once (`--jobs`) that overlap, which share the providers' slots."""
+    out: list[list[dict[str, Any]]] = []
+    reach = -math.inf
+    for row in sorted(rows, key=lambda r: r["start"]):
+        if row["start"] - reach > gap_s:
+            out.append([])
+        out[-1].append(row)
+        reach = max(reach, row["end"])
+    return out
+
+
+def round_times(one: list[dict[str, Any]], concurrency: int, latency_s: float
+                ) -> tuple[float, float]:
+    """(fastest possible, actual) seconds of a round, the slowest provider's."""
+    by: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in one:
+        by[row["provider"]].append(row)
+    ideal = max(math.ceil(len(rs) / concurrency) * latency_s for rs in by.values())
+    actual = max(r["end"] for r in one) - min(r["start"] for r in one)
+    return ideal, actual
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency-ms", type=float, default=300.0)
+    parser.add_argument("--concurrency", type=int, default=32, help="per provider")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--task", action="append", default=[], dest="tasks")
+    parser.add_argument("--gap-s", type=float, default=0.1,
+                        help="nothing in flight this long ends a round")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="build in this folder and keep it (default: a temp folder)")
+    args = parser.parse_args()
+    raw = ROOT / "data" / "raw"
+    root = args.keep or Path(tempfile.mkdtemp(prefix="repogenesis-bench-llm-"))
+    root.mkdir(parents=True, exist_ok=True)
+    try:
+        data = fresh_data(root, "data", raw, args.tasks)
+        limits = "\n".join(f"{p} = {args.concurrency}" for p in PROVIDERS)
+        (root / "repogenesis.toml").write_text(f"[llm.concurrency]\n{limits}\n")
+        with FakeServers(set(PROVIDERS), args.latency_ms, 0.0, 0,
+                         ("--play-models", str(raw))) as servers:
+            env = {**os.environ, **servers.env, "REPOGENESIS_MUTATION_CAP": "0",
+                   "PYTHONPATH": str(ROOT)}
+            argv = [sys.executable, "-m", "pipeline", "build", "--data", str(data),
+                    "--jobs", str(args.jobs)]
+            for task in args.tasks:
+                argv += ["--task", task]
+            before = servers.cpu_s()
+            started = time.monotonic()
+            done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True)
+            wall = time.monotonic() - started
+            server_cpu = servers.cpu_s() - before
+        (root / "build.log").write_text(done.stdout + done.stderr)
+        rows = calls(data / ".repogenesis" / "state.db")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(root, ignore_errors=True)
+    latency_s = args.latency_ms / 1000
+    stages: dict[str, dict[str, Any]] = {}
+    for stage in sorted({r["stage"] for r in rows}):
+        mine = [r for r in rows if r["stage"] == stage]
+        times = [round_times(one, args.concurrency, latency_s)
+                 for one in rounds(mine, args.gap_s)]
+        ideal, actual = sum(t[0] for t in times), sum(t[1] for t in times)
+        stages[stage] = {
+            "calls": len(mine), "rounds": len(times),
+            "mean_latency_ms": round(sum(r["latency_ms"] for r in mine) / len(mine), 1),
+            "largest_round_calls": max(len(one) for one in rounds(mine, args.gap_s)),
+            "ideal_s": round(ideal, 2), "actual_s": round(actual, 2),
+            "ratio_to_ideal": round(ideal / actual, 3) if actual else None}
+        print(f"{stage}: {len(mine)} calls in {len(times)} round(s), mean latency "
+              f"{stages[stage]['mean_latency_ms']} ms; rounds {actual:.1f} s against "
+              f"{ideal:.1f} s at best = {stages[stage]['ratio_to_ideal']}")
+    lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
+    print(f"build --jobs {args.jobs}: {wall:.1f} s, exit {done.returncode}: "
+          f"{lines[-1] if lines else done.stderr.strip()[-200:]}")
+    review = stages.get("review", {})
+    print(json.dumps({
+        "bench": "build_llm", "latency_ms": args.latency_ms,
+        "concurrency_per_provider": args.concurrency, "jobs": args.jobs, "mutation_cap": 0,
+        "tasks": args.tasks or "all", "exit": done.returncode, "wall_s": round(wall, 1),
+        "ratio_to_ideal": review.get("ratio_to_ideal"), "stages": stages,
+        "server_cpu_ms_per_call": round(1000 * server_cpu / max(1, len(rows)), 3),
+        "machine": {**machine(), "loadavg_1m": round(os.getloadavg()[0], 2)},
+    }, sort_keys=True))
+    return 0 if done.returncode == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
