@@ -104,7 +104,16 @@ class Rubric(BaseModel):
         return bool(totals) and max(totals) - min(totals) > self.routing.conflict_spread
 
     def render_text(self) -> str:
-        return render_text(self)
+        """Made once per rubric content (its hash): every review prompt of a round shows it."""
+        if not self.hash:
+            return render_text(self)
+        text = _TEXTS.get(self.hash)
+        if text is None:
+            text = _TEXTS[self.hash] = render_text(self)
+        return text
+
+
+_TEXTS: dict[str, str] = {}  # rubric hash -> its prompt text
 
 
 def _score_range(key: str) -> tuple[int, int]:

@@ -27,7 +27,7 @@ import json
 import logging
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 import jinja2
 
@@ -105,14 +105,22 @@ def render(template: str, **ctx: object) -> list[Message]:
 def readme_excerpt(readme: str, endpoint: Endpoint, spec: Spec | None = None) -> str:
     """The document's text on an endpoint: the heading above its first mention, then from
     that mention to the next endpoint's or the next heading (bounded); empty when unknown."""
+    return _excerpt(readme, endpoint.line,
+                    frozenset(e.line for e in spec.endpoints) if spec else frozenset())
+
+
+@lru_cache(maxsize=1024)
+def _excerpt(readme: str, line: int, endpoint_lines: frozenset[int]) -> str:
+    """Cached: each review prompt of a round shows its endpoints' excerpts, and splitting the
+    whole document into lines for each was a tenth of a round's prompt making."""
     lines = readme.splitlines()
-    if not 0 < endpoint.line <= len(lines):
+    if not 0 < line <= len(lines):
         return ""
-    first = endpoint.line - 1
+    first = line - 1
     head = first
     while head > 0 and not lines[head].startswith("#"):
         head -= 1
-    starts = {e.line - 1 for e in (spec.endpoints if spec else []) if e.line - 1 > first}
+    starts = {n - 1 for n in endpoint_lines if n - 1 > first}
     end = first + 1
     while end < len(lines) and end - first < MAX_EXCERPT_LINES and end not in starts \
             and not lines[end].startswith("#"):

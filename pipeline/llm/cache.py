@@ -58,26 +58,29 @@ def _schema_text(schema: type[BaseModel]) -> str:
 
 
 def messages_text(request: LLMRequest) -> str:
-    """The messages' part of `cache_key`'s text: the costly part (a whole document), the same
-    for every reviewer of a case, so a round makes it once per distinct prompt."""
+    """The messages' part of `cache_key`'s text: the costly part (a whole document)."""
     return _dump([{"role": m.role, "content": m.content} for m in request.messages])
 
 
-def cache_key(request: LLMRequest, schema: type[BaseModel] | None,
-              messages: str | None = None) -> str:
+def key_prefix(request: LLMRequest, messages: str | None = None) -> Any:
+    """The key's hash state up to and through the messages (they follow `max_tokens` in the
+    sorted JSON): the same for every reviewer of a case, so a round hashes each prompt's
+    document once and `cache_key` finishes a copy per call."""
+    text = ('{"max_tokens":' + _dump(request.max_tokens) + ',"messages":'
+            + (messages if messages is not None else messages_text(request)))
+    return hashlib.sha256(text.encode("utf-8"))
+
+
+def cache_key(request: LLMRequest, schema: type[BaseModel] | None, prefix: Any = None) -> str:
     """sha256 of `{"max_tokens", "messages", "model", "provider", "schema", "temperature"}`
-    as sorted, compact JSON (the text of `json.dumps(..., sort_keys=True)`, assembled from
-    its parts so that `messages`, from `messages_text`, can be shared)."""
-    parts = {
-        "max_tokens": _dump(request.max_tokens),
-        "messages": messages if messages is not None else messages_text(request),
-        "model": _dump(request.model),
-        "provider": _dump(request.provider),
-        "schema": "null" if schema is None else _schema_text(schema),
-        "temperature": _dump(request.temperature),
-    }
-    text = "{" + ",".join(f"{_dump(k)}:{v}" for k, v in parts.items()) + "}"
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    as sorted, compact JSON (the text of `json.dumps(..., sort_keys=True)`, hashed in two
+    parts so that `prefix`, from `key_prefix`, can be shared)."""
+    digest = (prefix if prefix is not None else key_prefix(request)).copy()
+    rest = (',"model":' + _dump(request.model) + ',"provider":' + _dump(request.provider)
+            + ',"schema":' + ("null" if schema is None else _schema_text(schema))
+            + ',"temperature":' + _dump(request.temperature) + "}")
+    digest.update(rest.encode("utf-8"))
+    return digest.hexdigest()
 
 
 class ResponseCache:

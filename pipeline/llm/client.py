@@ -45,7 +45,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 from tenacity.wait import wait_random_exponential
 
 from pipeline.llm.base import LLMRequest, LLMResponse, Message, Provider
-from pipeline.llm.cache import ResponseCache, cache_key, messages_text
+from pipeline.llm.cache import ResponseCache, cache_key, key_prefix
 from pipeline.llm.errors import ProviderError, classify, redact
 from pipeline.llm.ledger import Ledger, Outcome
 from pipeline.llm.schemas import parse_output
@@ -136,7 +136,7 @@ class LLMClient:
         futures: list[Future] = []
         try:
             seen: set[str] = set()
-            texts: dict[tuple[int, ...], str] = {}  # per prompt, shared by its reviewers
+            prefixes: dict[tuple[int, ...], Any] = {}  # per prompt, shared by its reviewers
             pending = iter(calls)
             while chunk := list(islice(pending, DISPATCH_CHUNK)):
                 # The cache is read a chunk at a time, in one query: per call, the lookup would
@@ -144,11 +144,11 @@ class LLMClient:
                 # add up; by chunks, the first calls are sent while the next keys are made.
                 keys = []
                 for call in chunk:
-                    memo = tuple(map(id, call.request.messages))
-                    text = texts.get(memo)
-                    if text is None:
-                        text = texts[memo] = messages_text(call.request)
-                    keys.append(cache_key(call.request, call.schema, text))
+                    memo = (call.request.max_tokens, *map(id, call.request.messages))
+                    prefix = prefixes.get(memo)
+                    if prefix is None:
+                        prefix = prefixes[memo] = key_prefix(call.request)
+                    keys.append(cache_key(call.request, call.schema, prefix))
                 found = self.cache.get_many(set(keys) - seen)
                 for call, key in zip(chunk, keys, strict=True):
                     # a key met again is read after the first call finished (its key lock)
