@@ -31,8 +31,7 @@ from typing import Any
 import pytest
 
 from pipeline.llm.fake_server import FakeProviderServer
-from pipeline.offline.generate import generate_cases
-from pipeline.spec import load_spec
+from pipeline.llm.fake_server.models import OfflineModels, strings
 
 pytestmark = pytest.mark.slow
 
@@ -60,49 +59,20 @@ CONFIG = ("[llm]\nbackoff_max_s = 0.2\nmax_attempts = 12\nlength_retries = 3\n"
           "[llm.concurrency]\nopenai = 16\nanthropic = 16\ngemini = 16\n")
 
 
-def _strings(value: Any):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
-
-
-class Models:
-    """Plays the generator (offline-written tests), the reviewers (scores from the evidence
-    in the prompt) and the refiner (the code unchanged): deterministic per prompt."""
-
-    def __init__(self, readme: Path) -> None:
-        spec = load_spec(readme)
-        self.cases: dict[tuple[str, str], list[Any]] = {}
-        for case in generate_cases("any", spec):
-            key = (case.endpoints[0] if case.endpoints else "", case.category)
-            self.cases.setdefault(key, []).append(case)
+class Models(OfflineModels):
+    """The offline models (`OfflineModels`) with a refiner that adds one check, and every
+    first version scored low: each case gets two rounds of reviews."""
 
     def __call__(self, provider: str, body: dict) -> dict:
-        text = "\n".join(_strings(body))
-        wanted = re.search(r"Write \d+ test\(s\) of category `(\w+)`", text)
-        if wanted:
-            target = re.search(r"Target endpoint: (.+)", text).group(1).strip()
-            chosen = self.cases.get((target, wanted.group(1)), [])[:2]
-            return {"tests": [{"name": c.name, "endpoints": c.endpoints, "code": c.code}
-                              for c in chosen]}
+        text = "\n".join(strings(body))
         if "Revise the test" in text:
             code = re.search(r"Current code:\n```python\n(.*?)\n```", text, re.S).group(1)
             return {"changes": "one more check", "answers": [],
                     "code": code + "\n    assert True\n"}
-        runs = re.search(r"Runs on fresh oracles: ([^;\n]*)", text)
-        passed = runs is not None and all(
-            run.strip().startswith("passed") for run in runs.group(1).split(","))
-        scores = (3, 2, 2, 2) if passed else (0, 1, 1, 1)
-        if "round 0" in text:
-            scores = (1, 1, 1, 1)  # every first version is refined: two rounds of reviews
-        return {"rationale": f"{provider}: {'passed' if passed else 'failed'}",
-                "correctness": scores[0], "coverage": scores[1], "readability": scores[2],
-                "relevance": scores[3]}
+        answer = super().__call__(provider, body)
+        if "rationale" in answer and "round 0" in text:
+            answer.update(correctness=1, coverage=1, readability=1, relevance=1)
+        return answer
 
 
 def make_data(root: Path, task_factory: Callable[..., Path]) -> Path:
@@ -164,7 +134,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory,
     if _REFERENCE:
         return _REFERENCE
     data = make_data(tmp_path_factory.mktemp("ref") / "run", task_factory)
-    with FakeProviderServer(responder=Models(data / "raw" / "ping-a" / "README.md")) as fake:
+    with FakeProviderServer(responder=Models(data / "raw")) as fake:
         proc = subprocess.run(build_cmd(data, jobs=()), capture_output=True, text=True,
                               cwd=data.parent, env=build_env(fake), timeout=600)
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
@@ -183,7 +153,7 @@ def test_faults_and_a_kill_lose_and_duplicate_no_review(seed: int, reference: di
                                                         ) -> None:
     data = make_data(tmp_path / "run", task_factory)
     kill_after = random.Random(seed).randrange(3, reference["calls"])
-    with FakeProviderServer(responder=Models(data / "raw" / "ping-a" / "README.md")) as fake:
+    with FakeProviderServer(responder=Models(data / "raw")) as fake:
         fake.random_faults(0.3, FAULTS, seed=seed)
         proc = subprocess.Popen(build_cmd(data), cwd=data.parent, env=build_env(fake),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
