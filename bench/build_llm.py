@@ -129,13 +129,13 @@ def main() -> int:
     stages: dict[str, dict[str, Any]] = {}
     for stage in sorted({r["stage"] for r in rows}):
         mine = [r for r in rows if r["stage"] == stage]
-        times = [round_times(one, args.concurrency, latency_s)
-                 for one in rounds(mine, args.gap_s)]
+        split = rounds(mine, args.gap_s)
+        times = [round_times(one, args.concurrency, latency_s) for one in split]
         ideal, actual = sum(t[0] for t in times), sum(t[1] for t in times)
         stages[stage] = {
             "calls": len(mine), "rounds": len(times),
             "mean_latency_ms": round(sum(r["latency_ms"] for r in mine) / len(mine), 1),
-            "largest_round_calls": max(len(one) for one in rounds(mine, args.gap_s)),
+            "largest_round_calls": max(len(one) for one in split),
             "ideal_s": round(ideal, 2), "actual_s": round(actual, 2),
             "ratio_to_ideal": round(ideal / actual, 3) if actual else None}
         print(f"{stage}: {len(mine)} calls in {len(times)} round(s), mean latency "
