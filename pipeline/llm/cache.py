@@ -57,17 +57,12 @@ def _schema_text(schema: type[BaseModel]) -> str:
     return _dump(_schema_of(schema))
 
 
-def messages_text(request: LLMRequest) -> str:
-    """The messages' part of `cache_key`'s text: the costly part (a whole document)."""
-    return _dump([{"role": m.role, "content": m.content} for m in request.messages])
-
-
-def key_prefix(request: LLMRequest, messages: str | None = None) -> Any:
+def key_prefix(request: LLMRequest) -> Any:
     """The key's hash state up to and through the messages (they follow `max_tokens` in the
-    sorted JSON): the same for every reviewer of a case, so a round hashes each prompt's
-    document once and `cache_key` finishes a copy per call."""
-    text = ('{"max_tokens":' + _dump(request.max_tokens) + ',"messages":'
-            + (messages if messages is not None else messages_text(request)))
+    sorted JSON), the costly part (a whole document): the same for every reviewer of a case,
+    so a round hashes each prompt's document once and `cache_key` finishes a copy per call."""
+    messages = _dump([{"role": m.role, "content": m.content} for m in request.messages])
+    text = '{"max_tokens":' + _dump(request.max_tokens) + ',"messages":' + messages
     return hashlib.sha256(text.encode("utf-8"))
 
 
