@@ -92,6 +92,13 @@ def round_times(one: list[dict[str, Any]], concurrency: int, latency_s: float
     return ideal, actual
 
 
+def sums(times: list[tuple[float, float]]) -> dict[str, Any]:
+    """Rounds' (fastest, actual) seconds summed, and their ratio."""
+    ideal, actual = sum(t[0] for t in times), sum(t[1] for t in times)
+    return {"ideal_s": round(ideal, 2), "actual_s": round(actual, 2),
+            "ratio_to_ideal": round(ideal / actual, 3) if actual else None}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency-ms", type=float, default=300.0)
@@ -134,28 +141,23 @@ def main() -> int:
         mine = [r for r in rows if r["stage"] == stage]
         split = rounds(mine, args.gap_s)
         times = [round_times(one, args.concurrency, latency_s) for one in split]
-        ideal, actual = sum(t[0] for t in times), sum(t[1] for t in times)
         waves: dict[int, list[tuple[float, float]]] = defaultdict(list)
         for t in times:
             waves[round(t[0] / latency_s) if latency_s else 1].append(t)
         stages[stage] = {
             "calls": len(mine), "rounds": len(times),
             "mean_latency_ms": round(sum(r["latency_ms"] for r in mine) / len(mine), 1),
-            "largest_round_calls": max(len(one) for one in split),
-            "ideal_s": round(ideal, 2), "actual_s": round(actual, 2),
-            "ratio_to_ideal": round(ideal / actual, 3) if actual else None,
+            "largest_round_calls": max(len(one) for one in split), **sums(times),
             # one wave's round pays its requests' making and its answers' reading once, with
             # nothing to overlap them: the figure per round size says where the time goes
-            "by_waves": {str(n): {
-                "rounds": len(ts), "ideal_s": round(sum(t[0] for t in ts), 2),
-                "actual_s": round(sum(t[1] for t in ts), 2),
-                "ratio_to_ideal": round(sum(t[0] for t in ts) / sum(t[1] for t in ts), 3)}
-                for n, ts in sorted(waves.items())}}
+            "by_waves": {str(n): {"rounds": len(ts), **sums(ts)}
+                         for n, ts in sorted(waves.items())}}
+        got = stages[stage]
         print(f"{stage}: {len(mine)} calls in {len(times)} round(s), mean latency "
-              f"{stages[stage]['mean_latency_ms']} ms; rounds {actual:.1f} s against "
-              f"{ideal:.1f} s at best = {stages[stage]['ratio_to_ideal']}; by waves: "
+              f"{got['mean_latency_ms']} ms; rounds {got['actual_s']:.1f} s against "
+              f"{got['ideal_s']:.1f} s at best = {got['ratio_to_ideal']}; by waves: "
               + ", ".join(f"{n}: {w['rounds']} round(s) {w['ratio_to_ideal']}"
-                          for n, w in stages[stage]["by_waves"].items()))
+                          for n, w in got["by_waves"].items()))
     lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
     print(f"build --jobs {args.jobs}: {wall:.1f} s, exit {done.returncode}: "
           f"{lines[-1] if lines else done.stderr.strip()[-200:]}")
