@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/providers.py [--latency-ms 300] [--concurrency 32] [--waves 20]
                                         [--error-rate 0] [--task todo-tasks]
-                                        [--worker-process-from N]
+                                        [--worker-process-from N] [--server fake|plain]
+                                        [--one-wave-cases 20] [--one-wave-rounds 10]
 
 The fake server (pipeline/llm/fake_server) runs as one process per provider with a set
 latency (and optional seeded 429/500/malformed errors); the real SDKs, the client wrapper
@@ -16,6 +17,12 @@ of distinct cases (every call a cache miss). Figures, one JSON object on the las
   `pipeline/llm/workers.py`), and the wall time per review there; `client_cpu_cores` (CPU
   seconds per second of the loaded run) and the machine's load: at 320 calls/s the SDKs
   alone need most of a core, so a busy machine caps the ratio before the client does;
+- `one_wave`: rounds of `--one-wave-cases` cases (a bundled task's round: every provider's
+  calls fit in one wave, nothing hides the round's fixed cost), one after another: the median
+  round's wall time and `ratio_to_ideal` = latency ÷ that; with `--server plain`
+  (`bench/plain_server.py`: answers replayed at almost no CPU, a provider whose CPU is not on
+  these cores) also when the round's last request arrived (`last_arrival_ms`) and how long the
+  client took after the last reply (`tail_ms`), from the server's log;
 - `input_tokens_per_review` with the shared-prefix layout (system message: document, rubric;
   marked for caching) and without it (the same text as one message), each as total and as the
   part not served from the provider's prompt cache.
@@ -26,11 +33,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -61,14 +70,21 @@ def proc_cpu_s(pid: int | None) -> float:
 
 
 class FakeServer:
-    """`python -m pipeline.llm.fake_server` as a child process; its env points the SDKs."""
+    """`python -m pipeline.llm.fake_server` as a child process; its env points the SDKs.
+    `plain`: `bench/plain_server.py` instead (replayed answers, almost no CPU; `log` gets its
+    calls' arrival and reply times)."""
 
     def __init__(self, latency_ms: float, error_rate: float, seed: int,
-                 extra: tuple[str, ...] = ()) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pipeline.llm.fake_server", "--latency-ms", str(latency_ms),
-             "--error-rate", str(error_rate), "--seed", str(seed), *extra],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+                 extra: tuple[str, ...] = (), *, plain: bool = False,
+                 log: Path | None = None) -> None:
+        command = ([sys.executable, str(ROOT / "bench" / "plain_server.py"),
+                    "--latency-ms", str(latency_ms)] + (["--log", str(log)] if log else [])
+                   if plain else
+                   [sys.executable, "-m", "pipeline.llm.fake_server", "--latency-ms",
+                    str(latency_ms), "--error-rate", str(error_rate), "--seed", str(seed),
+                    *extra])
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, cwd=ROOT)
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if not line:
             raise RuntimeError("the fake provider server did not start")
@@ -100,8 +116,10 @@ class FakeServers:
     measure that server's GIL (its replies queue behind each other), not the client."""
 
     def __init__(self, providers: set[str], latency_ms: float, error_rate: float,
-                 seed: int, extra: tuple[str, ...] = ()) -> None:
-        self.servers = {p: FakeServer(latency_ms, error_rate, seed + i, extra)
+                 seed: int, extra: tuple[str, ...] = (), *, plain: bool = False,
+                 log: Path | None = None) -> None:
+        self.servers = {p: FakeServer(latency_ms, error_rate, seed + i, extra, plain=plain,
+                                      log=log)
                         for i, p in enumerate(sorted(providers))}
         first = next(iter(self.servers.values()))
         self.env = dict(first.env)
@@ -145,8 +163,10 @@ def cases_for(task_id: str, spec: Spec, count: int, tag: str) -> list[TestCase]:
 
 
 def run(env: dict[str, str], settings: LLMSettings, cases: list[TestCase], spec: Spec,
-        readme: str, *, flat: bool = False) -> dict[str, float]:
-    """One review round over `cases` in a fresh store: wall, CPU, ledger sums."""
+        readme: str, *, flat: bool = False, rounds: int = 1) -> dict[str, Any]:
+    """Review rounds over `cases` (split into `rounds` of equal size, one after another) in a
+    fresh store: wall and CPU summed over the rounds, each round's start and end (epoch
+    seconds), ledger sums."""
     os.environ.update(env)
     rubric = load_rubric()
     with tempfile.TemporaryDirectory() as tmp:
@@ -165,9 +185,14 @@ def run(env: dict[str, str], settings: LLMSettings, cases: list[TestCase], spec:
         # the client's CPU: this process and its provider worker processes, if any
         workers = [getattr(p, "pid", None) for p in backend.client.providers.values()]
         cpu_now = lambda: time.process_time() + sum(proc_cpu_s(w) for w in workers)  # noqa: E731
-        cpu, wall = cpu_now(), time.perf_counter()
-        decided = review_round(cases, ctx, backend, store)
-        wall, cpu = time.perf_counter() - wall, cpu_now() - cpu
+        size = max(1, len(cases) // rounds)
+        decided, spans, wall, cpu = [], [], 0.0, 0.0
+        for start in range(0, size * rounds, size):
+            time.sleep(0.1 if start else 0.0)  # rounds apart, as a build's are
+            cpu0, wall0, began = cpu_now(), time.perf_counter(), time.time()
+            decided += review_round(cases[start:start + size], ctx, backend, store)
+            wall, cpu = wall + time.perf_counter() - wall0, cpu + cpu_now() - cpu0
+            spans.append((began, time.time()))
         for provider in backend.client.providers.values():
             close = getattr(provider, "close", None)
             if close is not None:
@@ -177,10 +202,30 @@ def run(env: dict[str, str], settings: LLMSettings, cases: list[TestCase], spec:
                            "SUM(tokens_cached) AS tc FROM llm_calls "
                            "WHERE outcome = 'ok' AND stage = 'review'")[0]
         store.close()
-    n = len(cases) * backend.reviewer_count
-    return {"reviews": n, "wall_s": wall, "cpu_s": cpu, "failed": failed,
+    n = len(decided) * backend.reviewer_count
+    return {"reviews": n, "wall_s": wall, "cpu_s": cpu, "failed": failed, "spans": spans,
             "ok_calls": row["n"] or 0, "tokens_in": (row["tin"] or 0) / max(1, row["n"] or 1),
             "tokens_fresh": ((row["tin"] or 0) - (row["tc"] or 0)) / max(1, row["n"] or 1)}
+
+
+def one_wave_figures(spans: list[tuple[float, float]], latency_ms: float,
+                     log: list[str] | None) -> dict[str, float | None]:
+    """Small rounds (every provider's calls in one wave): the median round's wall time and
+    its ratio to the latency; with the plain server's log, when the round's last request
+    arrived and how long the client took after the last reply (medians, ms)."""
+    walls = [1000 * (end - start) for start, end in spans]
+    calls = [tuple(map(float, line.split())) for line in log or [] if line.strip()]
+    last_in, tail = [], []
+    for start, end in spans:
+        mine = [(arrived, sent) for arrived, sent in calls if start <= arrived <= end]
+        if mine:
+            last_in.append(1000 * (max(a for a, _ in mine) - start))
+            tail.append(1000 * (end - max(s for _, s in mine)))
+    med = statistics.median
+    return {"median_ms": round(med(walls), 1),
+            "ratio_to_ideal": round(latency_ms / med(walls), 3) if latency_ms else None,
+            "last_arrival_ms": round(med(last_in), 1) if last_in else None,
+            "tail_ms": round(med(tail), 1) if tail else None}
 
 
 def main() -> int:
@@ -195,7 +240,15 @@ def main() -> int:
     parser.add_argument("--worker-process-from", type=int, default=None,
                         help="the [llm] setting (default: its default); 0 keeps every SDK "
                              "call in this process")
+    parser.add_argument("--server", choices=("fake", "plain"), default="fake",
+                        help="plain: bench/plain_server.py, replayed answers at almost no CPU "
+                             "(a provider whose CPU is not on these cores)")
+    parser.add_argument("--one-wave-cases", type=int, default=20,
+                        help="cases of each small round (a bundled task's round: 13-26)")
+    parser.add_argument("--one-wave-rounds", type=int, default=10)
     args = parser.parse_args()
+    if args.server == "plain" and args.error_rate:
+        parser.error("--error-rate needs the fake server (--server fake)")
     readme_path = ROOT / "data" / "raw" / args.task / "README.md"
     readme, spec = readme_path.read_text(encoding="utf-8"), load_spec(readme_path)
     extra = ({} if args.worker_process_from is None
@@ -207,17 +260,30 @@ def main() -> int:
     per_case = len(settings.reviewers)
     count = max(1, args.waves * total // per_case)
 
-    with FakeServers(used, args.latency_ms, args.error_rate, args.seed) as servers:
-        before = servers.cpu_s()
-        loaded = run(servers.env, settings, cases_for(args.task, spec, count, "t"), spec,
-                     readme)
-        server_cpu = servers.cpu_s() - before
+    plain = args.server == "plain"
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "calls.log"
+        with FakeServers(used, args.latency_ms, args.error_rate, args.seed, plain=plain,
+                         log=log if plain else None) as servers:
+            before = servers.cpu_s()
+            loaded = run(servers.env, settings, cases_for(args.task, spec, count, "t"), spec,
+                         readme)
+            server_cpu = servers.cpu_s() - before
+            small = run(servers.env, settings,
+                        cases_for(args.task, spec, args.one_wave_cases * args.one_wave_rounds,
+                                  "w"), spec, readme, rounds=args.one_wave_rounds)
+        one_wave = one_wave_figures(small["spans"], args.latency_ms,
+                                    log.read_text().split("\n") if plain else None)
     rate = loaded["reviews"] / loaded["wall_s"]
     ideal = total / (args.latency_ms / 1000) if args.latency_ms > 0 else float("inf")
     print(f"latency {args.latency_ms:.0f} ms, concurrency {args.concurrency} x {len(used)} "
           f"provider(s): {loaded['reviews']} reviews in {loaded['wall_s']:.2f} s = "
           f"{rate:.1f}/s (ideal {ideal:.1f}/s), failed {loaded['failed']}")
 
+    print(f"rounds of {args.one_wave_cases} cases ({args.one_wave_rounds}): median "
+          f"{one_wave['median_ms']} ms, ratio {one_wave['ratio_to_ideal']}; requests in by "
+          f"{one_wave['last_arrival_ms']} ms, done {one_wave['tail_ms']} ms after the last "
+          "reply (plain server only)")
     small = max(1, 3 * total // per_case)  # three waves at zero latency
     with FakeServers(used, 0.0, 0.0, args.seed) as server:
         zero = run(server.env, settings, cases_for(args.task, spec, small, "z"), spec, readme)
@@ -240,6 +306,9 @@ def main() -> int:
         "client_cpu_cores": round(loaded["cpu_s"] / loaded["wall_s"], 2),
         "server_cpu_ms_per_review": round(1000 * server_cpu / loaded["reviews"], 3),
         "machine": {"cpus": os.cpu_count(), "loadavg_1m": round(os.getloadavg()[0], 2)},
+        "server": args.server,
+        "one_wave": {"cases": args.one_wave_cases, "rounds": args.one_wave_rounds,
+                     **one_wave},
         "zero_latency_wall_ms_per_review": round(1000 * zero["wall_s"] / zero["reviews"], 3),
         "input_tokens_per_review": {
             "shared_prefix": round(zero["tokens_in"], 1),
