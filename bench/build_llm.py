@@ -23,9 +23,8 @@ off (`REPOGENESIS_MUTATION_CAP=0`); `python -m pipeline build --jobs N`. Then, f
   free to start only once that task's round began (two tasks' rounds merged by `--jobs` are
   staggered: the first ratio counts the later task's calls as if asked for at the start);
   `by_waves`: the same per round size (1: every provider's calls
-  fit in one wave), since a one-wave round has nothing to hide its fixed cost behind (making
-  and sending its requests, reading its answers: about 3 ms of CPU per call with the SDKs and
-  a fake server on the same cores);
+  fit in one wave), since a one-wave round has nothing to hide its fixed cost behind: getting
+  its requests out, ~0.85 ms a call on a two-core machine (`bench/providers.py`'s `one_wave`);
 - the build's wall time and exit code, and the server processes' CPU.
 
 No asserts: it prints figures; the last line is one JSON object with all of them.

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline.llm.fake_server.server import FAKE_KEYS, FakeProviderServer  # noqa: E402
+from pipeline.llm.fake_server.server import FakeProviderServer, sdk_env  # noqa: E402
 
 Reply = tuple[int, list[tuple[str, str]], bytes]
 _HOP = {"connection", "transfer-encoding", "content-length", "date", "server"}
@@ -81,9 +81,7 @@ async def serve(latency_s: float, log: Path | None) -> None:
         plain = Plain(latency_s, fake.port, log)
         server = await asyncio.start_server(plain.handle, "127.0.0.1", 0, backlog=1024)
         base = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}"
-        env = {"OPENAI_BASE_URL": f"{base}/v1", "ANTHROPIC_BASE_URL": base,
-               "GOOGLE_GEMINI_BASE_URL": base, **FAKE_KEYS}
-        print(json.dumps({"base_url": base, "env": env}), flush=True)
+        print(json.dumps({"base_url": base, "env": sdk_env(base)}), flush=True)
         await asyncio.to_thread(sys.stdin.read)  # until the parent closes stdin
         server.close()
 

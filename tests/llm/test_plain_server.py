@@ -33,7 +33,11 @@ def plain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     finally:
         if proc.stdin:
             proc.stdin.close()
-        proc.wait(timeout=10)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # never leave it behind
+            proc.kill()
+            proc.wait()
 
 
 def test_replayed_answers_parse_in_every_sdk(plain: Path) -> None:

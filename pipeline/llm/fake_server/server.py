@@ -37,6 +37,19 @@ FAKE_KEYS = {
 _SECRET_HEADERS = {"authorization", "x-api-key", "x-goog-api-key"}
 
 
+def sdk_env(base_url: str, *, keys: bool = True) -> dict[str, str]:
+    """Environment variables that point the three SDKs at a server speaking all three
+    protocols at `base_url` (and, with `keys`, give them fake keys)."""
+    env = {
+        "OPENAI_BASE_URL": f"{base_url}/v1",
+        "ANTHROPIC_BASE_URL": base_url,
+        "GOOGLE_GEMINI_BASE_URL": base_url,
+    }
+    if keys:
+        env.update(FAKE_KEYS)
+    return env
+
+
 class FakeProviderServer:
     def __init__(
         self,
@@ -105,14 +118,7 @@ class FakeProviderServer:
 
     def env(self, *, keys: bool = True) -> dict[str, str]:
         """Environment variables that point the three SDKs at this server."""
-        env = {
-            "OPENAI_BASE_URL": f"{self.base_url}/v1",
-            "ANTHROPIC_BASE_URL": self.base_url,
-            "GOOGLE_GEMINI_BASE_URL": self.base_url,
-        }
-        if keys:
-            env.update(FAKE_KEYS)
-        return env
+        return sdk_env(self.base_url, keys=keys)
 
     # convenience for tests -------------------------------------------------------------------
     def fault(self, kind: str, *, at: int | list[int] | None = None, provider: str | None = None,
