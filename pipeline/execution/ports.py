@@ -14,6 +14,7 @@ import fcntl
 import http.client
 import ipaddress
 import os
+import random
 import socket
 import subprocess
 import threading
@@ -66,6 +67,33 @@ def _os_free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _ephemeral_range() -> tuple[int, int]:
+    """The ports the kernel gives outgoing connections (and `bind(0)`), Linux's default if
+    it does not say."""
+    with contextlib.suppress(OSError, ValueError):
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    return 32768, 60999
+
+
+def _candidate_port() -> int:
+    """A port outside the ephemeral range (10000 and up), at random; the OS's pick when none is
+    left. Why: a port from that range, free when picked, can become the local end of any
+    outgoing connection on the machine before the service binds it (a build's SDK calls, the
+    tests' clients): seen as "port in use" on a busy CI run."""
+    low, high = _ephemeral_range()
+    spans = [(a, b) for a, b in ((10000, low - 1), (high + 1, 65535)) if a <= b]
+    total = sum(b - a + 1 for a, b in spans)
+    if total == 0:
+        return _os_free_port()
+    pick = random.randrange(total)
+    for a, b in spans:
+        if pick <= b - a:
+            return a + pick
+        pick -= b - a + 1
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def _reserve(port: int) -> bool:
     """Claim `port` for RESERVE_S seconds, in this process and across pipelines."""
     now = time.time()
@@ -105,15 +133,16 @@ def prune_reservations() -> int:
 
 
 def free_port() -> int:
-    """A TCP port that is free on all interfaces right now (the OS picks it).
+    """A TCP port that is free on all interfaces right now, outside the ephemeral range (see
+    `_candidate_port`).
 
     Race-free for parallel callers: a port handed out is reserved for RESERVE_S seconds (in
     this process and, through a stamped lock file, across pipelines), so two services started
     at once never get the same one. Whoever binds it within that time keeps it.
     """
-    for _ in range(100):
-        port = _os_free_port()
-        if _reserve(port):
+    for _ in range(200):
+        port = _candidate_port()
+        if not port_in_use(port) and _reserve(port):
             return port
     raise OSError(errno.EADDRINUSE, "no free port found")
 

@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from pipeline.execution import ports
 from pipeline.execution.ports import (
     PortTimeout,
     ProcessExited,
@@ -90,3 +91,23 @@ def test_wait_for_port_returns_early_when_process_dies():
 def test_refuses_non_loopback_host():
     with pytest.raises(ValueError, match="loopback"):
         wait_for_port("10.0.0.1", 80, 0.1)
+
+
+def test_free_port_is_outside_the_ephemeral_range():
+    """An outgoing connection anywhere on the machine takes its local port from that range,
+    so a port picked there can be taken before the service binds it."""
+    low, high = ports._ephemeral_range()
+    picked = {free_port() for _ in range(50)}
+    assert all(10000 <= p <= 65535 and not low <= p <= high for p in picked)
+    assert len(picked) > 1  # at random, not one fixed port
+
+
+def test_free_port_skips_a_port_something_listens_on(monkeypatch):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        busy = s.getsockname()[1]
+        later = iter([busy, busy, 61999])
+        monkeypatch.setattr(ports, "_candidate_port", lambda: next(later))
+        monkeypatch.setattr(ports, "_reserve", lambda port: True)
+        assert free_port() == 61999
