@@ -89,6 +89,21 @@ def _adapter(name: str) -> Provider:
     return classes[name]()
 
 
+def ready_adapter(name: str, options: dict[str, Any]) -> Provider:
+    """The provider's adapter as a child runs it: the parent's options set, warmed, rehearsed
+    (`bench/sdk_floor.py` times the SDKs in the same state)."""
+    adapter = _adapter(name)
+    for attr, value in options.items():
+        setattr(adapter, attr, value)
+    warm = getattr(adapter, "warm", None)
+    if warm is not None:
+        warm()
+    from pipeline.llm.warmup import rehearse
+
+    rehearse(adapter)
+    return adapter
+
+
 def _error_fields(err: ProviderError) -> tuple:
     return (err.message, err.provider, err.retryable, err.status, err.retry_after_s, err.kind,
             err.cause_type)
@@ -108,15 +123,7 @@ def serve(conn: Any, name: str, limit: int, options: dict[str, Any]) -> None:
     a ("release", call id) message."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        adapter = _adapter(name)
-        for attr, value in options.items():
-            setattr(adapter, attr, value)
-        warm = getattr(adapter, "warm", None)
-        if warm is not None:
-            warm()
-        from pipeline.llm.warmup import rehearse
-
-        rehearse(adapter)
+        adapter = ready_adapter(name, options)
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which keeps its adapter
         conn.send(("failed", f"{type(exc).__name__}: {exc}"))
         return

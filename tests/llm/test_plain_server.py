@@ -55,3 +55,20 @@ def test_replayed_answers_parse_in_every_sdk(plain: Path) -> None:
     calls = [tuple(map(float, line.split())) for line in plain.read_text().splitlines()]
     assert len(calls) - before == 2 * len(PROVIDERS)
     assert all(sent - arrived >= 0.05 for arrived, sent in calls[before:])  # the latency
+
+
+@pytest.mark.slow
+def test_sdk_floor_bench_times_real_calls_in_both_kinds() -> None:
+    """bench/sdk_floor.py's floor and pipeline rounds go through the SDKs to the server: no
+    failed call, no round shorter than the latency, each round's requests seen arriving."""
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "sdk_floor.py"), "--cases", "2",
+                          "--rounds", "3", "--latency-ms", "80"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    assert figures["failed_calls"] == 0
+    for kind in ("floor", "pipeline"):
+        assert figures[kind]["median_ms"] >= 80, figures
+        assert figures[kind]["last_arrival_ms"] is not None, figures
+    assert figures["pipeline_of_floor"] == pytest.approx(
+        figures["pipeline"]["ratio_to_ideal"] / figures["floor"]["ratio_to_ideal"], abs=0.002)
