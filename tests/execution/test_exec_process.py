@@ -100,12 +100,15 @@ script.write_text("#!/bin/sh\\nsleep 300 &\\necho $! > gc.pid\\n"
 script.chmod(0o755)
 launch = Launch([str(script)], cwd=tmp, log_path=tmp / "run.log")
 mode = {mode!r}
+def started():  # both pid files written (leader.pid last): the group is whole
+    leader = tmp / "leader.pid"
+    return leader.exists() and leader.read_text().strip() != ""
 if mode == "atexit":
     spawn(launch)          # never stopped explicitly: atexit must kill it
-    while not (tmp / "gc.pid").exists(): time.sleep(0.01)
+    while not started(): time.sleep(0.01)
     sys.exit(0)
 with spawned(launch):
-    while not (tmp / "gc.pid").exists(): time.sleep(0.01)
+    while not started(): time.sleep(0.01)
     (tmp / "ready").write_text("1")
     if mode == "sigint":
         os.kill(os.getpid(), signal.SIGINT)   # what Ctrl-C delivers
