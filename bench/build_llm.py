@@ -25,6 +25,11 @@ off (`REPOGENESIS_MUTATION_CAP=0`); `python -m pipeline build --jobs N`. Then, f
   `by_waves`: the same per round size (1: every provider's calls
   fit in one wave), since a one-wave round has nothing to hide its fixed cost behind: getting
   its requests out, ~0.85 ms a call on a two-core machine (`bench/providers.py`'s `one_wave`);
+- `seen_by_servers`: the same ratio from the servers' side alone (each logs a model call's
+  arrival and reply, `--log`): stages unknown, a round ends whenever nothing is in flight,
+  its time runs from its first arrival to its last reply sent; what a different server
+  measuring from outside would see (`by_stage`: each such round labelled afterwards with the
+  stage of the ledger's calls at that time);
 - the build's wall time and exit code, and the server processes' CPU.
 
 No asserts: it prints figures; the last line is one JSON object with all of them.
@@ -43,7 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -112,6 +117,25 @@ def round_times(one: list[dict[str, Any]], concurrency: int, latency_s: float,
     return ideal, actual, end - first
 
 
+def server_calls(log: Path) -> list[dict[str, Any]]:
+    """The model calls as the fake servers saw them (`--log`): arrival to reply sent, no
+    stage or task (what a different server, measuring from outside, knows)."""
+    out = []
+    for line in log.read_text().splitlines() if log.exists() else []:
+        arrived, sent, provider = line.split()
+        out.append({"provider": provider, "task": "", "start": float(arrived),
+                    "end": float(sent)})
+    return out
+
+
+def stage_of(one: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
+    """The stage most of the ledger's calls during a round seen by the servers belong to
+    (labels the outside view; the servers do not know it)."""
+    first, last = min(r["start"] for r in one), max(r["end"] for r in one)
+    during = Counter(r["stage"] for r in rows if r["end"] >= first and r["start"] <= last)
+    return during.most_common(1)[0][0] if during else "unknown"
+
+
 def sums(times: list[tuple[float, float, float]]) -> dict[str, Any]:
     """Rounds' (fastest, actual, fastest from when asked) seconds summed, and the ratios."""
     ideal, actual = sum(t[0] for t in times), sum(t[1] for t in times)
@@ -139,8 +163,10 @@ def main() -> int:
         data = fresh_data(root, "data", raw, args.tasks)
         limits = "\n".join(f"{p} = {args.concurrency}" for p in PROVIDERS)
         (root / "repogenesis.toml").write_text(f"[llm.concurrency]\n{limits}\n")
+        server_log = root / "server-calls.log"
+        server_log.unlink(missing_ok=True)
         with FakeServers(set(PROVIDERS), args.latency_ms, 0.0, 0,
-                         ("--play-models", str(raw))) as servers:
+                         ("--play-models", str(raw), "--log", str(server_log))) as servers:
             env = {**os.environ, **servers.env, "REPOGENESIS_MUTATION_CAP": "0",
                    "PYTHONPATH": str(ROOT)}
             argv = [sys.executable, "-m", "pipeline", "build", "--data", str(data),
@@ -154,6 +180,7 @@ def main() -> int:
             server_cpu = servers.cpu_s() - before
         (root / "build.log").write_text(done.stdout + done.stderr)
         rows = calls(data / ".repogenesis" / "state.db")
+        seen = server_calls(server_log)
     finally:
         if args.keep is None:
             shutil.rmtree(root, ignore_errors=True)
@@ -181,6 +208,26 @@ def main() -> int:
               f"({got['ratio_to_ideal_as_asked']} from when each task asked); by waves: "
               + ", ".join(f"{n}: {w['rounds']} round(s) {w['ratio_to_ideal']}"
                           for n, w in got["by_waves"].items()))
+    # from outside: every model call's rounds as the servers saw them, first arrival to last
+    # reply sent (the client's own time before the first request and after the last answer
+    # is not in it). Stages and tasks are not known there: a round ends at any moment with
+    # nothing in flight (a call asked after another's answer, a refine after its review,
+    # never shares its wave)
+    outside_times: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+    for one in rounds(seen, 0.0):
+        ideal, actual, _ = round_times(one, args.concurrency, latency_s, 0.0)
+        outside_times[stage_of(one, rows)].append((ideal, actual, 0.0))
+
+    def plain(times: list[tuple[float, float, float]]) -> dict[str, Any]:
+        got = sums(times)
+        got.pop("ratio_to_ideal_as_asked")  # when each call was asked is not seen from outside
+        return {"rounds": len(times), **got}
+    outside = {"calls": len(seen), **plain([t for ts in outside_times.values() for t in ts]),
+               "by_stage": {st: plain(ts) for st, ts in sorted(outside_times.items())}}
+    print(f"seen by the servers: {outside['calls']} model calls in {outside['rounds']} round(s),"
+          f" {outside['actual_s']:.1f} s against {outside['ideal_s']:.1f} s at best = "
+          f"{outside['ratio_to_ideal']}; by the ledger's stage at that time: "
+          + ", ".join(f"{st} {v['ratio_to_ideal']}" for st, v in outside["by_stage"].items()))
     lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
     print(f"build --jobs {args.jobs}: {wall:.1f} s, exit {done.returncode}: "
           f"{lines[-1] if lines else done.stderr.strip()[-200:]}")
@@ -191,6 +238,7 @@ def main() -> int:
         "tasks": args.tasks or "all", "exit": done.returncode, "wall_s": round(wall, 1),
         "ratio_to_ideal": review.get("ratio_to_ideal"),
         "ratio_to_ideal_as_asked": review.get("ratio_to_ideal_as_asked"), "stages": stages,
+        "seen_by_servers": outside,
         "server_cpu_ms_per_call": round(1000 * server_cpu / max(1, len(rows)), 3),
         "machine": {**machine(), "loadavg_1m": round(os.getloadavg()[0], 2)},
     }, sort_keys=True))

@@ -169,3 +169,18 @@ def test_a_request_cut_short_by_a_vanished_client_is_not_a_protocol_error() -> N
             time.sleep(0.02)
         assert [r.problems for r in fake.cut] == [["body cut short: 10 of 100 bytes"]]
         assert fake.invalid == [] and fake.calls() == []
+
+
+def test_call_log_has_one_line_per_model_call_after_the_latency(tmp_path):
+    """`call_log` (the `--log` of `python -m pipeline.llm.fake_server`, read by
+    bench/build_llm.py as the servers' own view): model calls only, each with its provider,
+    its reply no sooner than the latency after its arrival."""
+    log = tmp_path / "calls.log"
+    with FakeProviderServer(latency_s=0.05, call_log=str(log)) as fake:
+        for provider, body in (("openai", OPENAI_OK), ("anthropic", ANTHROPIC_OK),
+                               ("gemini", GEMINI_OK)):
+            assert _post(fake, PATHS[provider], body, AUTH[provider]).status_code == 200
+        assert _post(fake, "/no/such/route", {}, {}).status_code == 404
+    lines = [line.split() for line in log.read_text().splitlines()]
+    assert [provider for _, _, provider in lines] == ["openai", "anthropic", "gemini"]
+    assert all(float(sent) - float(arrived) >= 0.05 for arrived, sent, _ in lines)

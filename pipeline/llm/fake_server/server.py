@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -60,8 +61,13 @@ class FakeProviderServer:
         openai_json_schema: bool = True,
         host: str = "127.0.0.1",
         latency_s: float = 0.0,
+        call_log: str | None = None,
     ) -> None:
         self.responder = responder
+        # "<arrival> <reply sent> <provider>" per model call (epoch s), appended with one
+        # write each: a benchmark's view from the server's side, several servers to one file
+        self._call_log = (os.open(call_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                          if call_log else None)
         self.latency_s = latency_s  # every model call waits this long (a provider's latency)
         self.int_choice = int_choice
         self.batch_polls = batch_polls  # retrieves that still report "running" before done
@@ -100,6 +106,9 @@ class FakeProviderServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
+        if self._call_log is not None:
+            os.close(self._call_log)
+            self._call_log = None
 
     def __enter__(self) -> FakeProviderServer:
         return self.start()
@@ -184,6 +193,10 @@ class FakeProviderServer:
             self._in_flight[provider] = now
             self.max_in_flight[provider] = max(now, self.max_in_flight.get(provider, 0))
 
+    def log_call(self, provider: str, arrived: float) -> None:
+        if self._call_log is not None:
+            os.write(self._call_log, f"{arrived:.6f} {time.time():.6f} {provider}\n".encode())
+
     def record(self, rec: Recorded) -> Recorded:
         with self._lock:
             rec.index = len(self.requests)
@@ -237,6 +250,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self, method: str) -> None:
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length) if length else b""
+        arrived = time.time()
         if len(raw) < length:  # the client went away mid-request (e.g. a killed build)
             self.fake.record(Recorded(
                 index=0, provider="", endpoint="cut", method=method, path=self.path,
@@ -281,6 +295,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.fake.opened(provider, -1)
         rec.status = reply.status
         self._send(reply)
+        if model_call:
+            self.fake.log_call(provider, arrived)
 
     def _send(self, reply: Reply) -> None:
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
