@@ -106,9 +106,10 @@ class FakeProviderServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
-        if self._call_log is not None:
-            os.close(self._call_log)
-            self._call_log = None
+        with self._lock:  # a handler still running must not write to a closed descriptor
+            if self._call_log is not None:
+                os.close(self._call_log)
+                self._call_log = None
 
     def __enter__(self) -> FakeProviderServer:
         return self.start()
@@ -194,8 +195,10 @@ class FakeProviderServer:
             self.max_in_flight[provider] = max(now, self.max_in_flight.get(provider, 0))
 
     def log_call(self, provider: str, arrived: float) -> None:
-        if self._call_log is not None:
-            os.write(self._call_log, f"{arrived:.6f} {time.time():.6f} {provider}\n".encode())
+        line = f"{arrived:.6f} {time.time():.6f} {provider}\n".encode()
+        with self._lock:
+            if self._call_log is not None:
+                os.write(self._call_log, line)
 
     def record(self, rec: Recorded) -> Recorded:
         with self._lock:
