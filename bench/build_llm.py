@@ -136,13 +136,16 @@ def stage_of(one: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
     return during.most_common(1)[0][0] if during else "unknown"
 
 
-def sums(times: list[tuple[float, float, float]]) -> dict[str, Any]:
-    """Rounds' (fastest, actual, fastest from when asked) seconds summed, and the ratios."""
+def sums(times: list[tuple[float, ...]]) -> dict[str, Any]:
+    """Rounds' (fastest, actual[, fastest from when asked]) seconds summed, and the ratios;
+    the as-asked one only when every round has it (the servers' view does not)."""
     ideal, actual = sum(t[0] for t in times), sum(t[1] for t in times)
-    asked = sum(t[2] for t in times)
-    return {"ideal_s": round(ideal, 2), "actual_s": round(actual, 2),
-            "ratio_to_ideal": round(ideal / actual, 3) if actual else None,
-            "ratio_to_ideal_as_asked": round(asked / actual, 3) if actual else None}
+    out = {"ideal_s": round(ideal, 2), "actual_s": round(actual, 2),
+           "ratio_to_ideal": round(ideal / actual, 3) if actual else None}
+    if all(len(t) > 2 for t in times):
+        asked = sum(t[2] for t in times)
+        out["ratio_to_ideal_as_asked"] = round(asked / actual, 3) if actual else None
+    return out
 
 
 def main() -> int:
@@ -213,17 +216,14 @@ def main() -> int:
     # is not in it). Stages and tasks are not known there: a round ends at any moment with
     # nothing in flight (a call asked after another's answer, a refine after its review,
     # never shares its wave)
-    outside_times: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
-    for one in rounds(seen, 0.0):
-        ideal, actual, _ = round_times(one, args.concurrency, latency_s, 0.0)
-        outside_times[stage_of(one, rows)].append((ideal, actual, 0.0))
-
-    def plain(times: list[tuple[float, float, float]]) -> dict[str, Any]:
-        got = sums(times)
-        got.pop("ratio_to_ideal_as_asked")  # when each call was asked is not seen from outside
-        return {"rounds": len(times), **got}
-    outside = {"calls": len(seen), **plain([t for ts in outside_times.values() for t in ts]),
-               "by_stage": {st: plain(ts) for st, ts in sorted(outside_times.items())}}
+    outside_times: dict[str, list[tuple[float, ...]]] = defaultdict(list)
+    for one in rounds(seen, 0.0):  # (fastest, actual): when a call was asked is not seen
+        outside_times[stage_of(one, rows)].append(
+            round_times(one, args.concurrency, latency_s, 0.0)[:2])
+    every = [t for ts in outside_times.values() for t in ts]
+    outside = {"calls": len(seen), "rounds": len(every), **sums(every),
+               "by_stage": {st: {"rounds": len(ts), **sums(ts)}
+                            for st, ts in sorted(outside_times.items())}}
     print(f"seen by the servers: {outside['calls']} model calls in {outside['rounds']} round(s),"
           f" {outside['actual_s']:.1f} s against {outside['ideal_s']:.1f} s at best = "
           f"{outside['ratio_to_ideal']}; by the ledger's stage at that time: "
