@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One entry point for a newcomer: `./dev.sh build` (set up, then build the bundled tasks offline)
-# and `./dev.sh test` (set up, then run the test suite). Safe to rerun: setup is idempotent.
+# and `./dev.sh test` (set up, then run the whole test suite; with arguments, `pytest ARGS`).
+# Safe to rerun: setup is idempotent.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -37,7 +38,19 @@ case "$cmd" in
     ;;
   test)
     setup
-    exec .venv/bin/python -m pytest "$@"
+    if [ "$#" -gt 0 ]; then
+      exec .venv/bin/python -m pytest "$@"
+    fi
+    # The whole suite (what CI runs) on up to four cores: the quick tests first, spread test by
+    # test; then the slow ones a file per worker, so a module's shared build runs once. Both
+    # phases run; the exit status is the first failing phase's.
+    workers="$(nproc 2>/dev/null || echo 1)"
+    [ "$workers" -gt 4 ] && workers=4
+    quick=0 slow=0
+    .venv/bin/python -m pytest -m "not slow" -n "$workers" || quick=$?
+    .venv/bin/python -m pytest -m slow -n "$workers" --dist loadfile || slow=$?
+    [ "$quick" -ne 0 ] && exit "$quick"
+    exit "$slow"
     ;;
   setup)
     setup

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.execution import free_port, live_groups
+from pipeline.execution import free_port, live_groups, scratch_prefix
 
 ROOT = Path(__file__).resolve().parents[2]
 RAW = ROOT / "data" / "raw"
@@ -56,7 +56,9 @@ def oracle_copy(tmp_path):
 
 
 def leftovers() -> list[int]:
-    """Pids of processes still running inside an evaluation workspace."""
+    """Pids of processes still running inside an evaluation workspace this test process made
+    (its prefix names this pid: a suite run on several workers evaluates in all of them)."""
+    mine = scratch_prefix("eval")
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -66,7 +68,7 @@ def leftovers() -> list[int]:
             cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace")
         except OSError:
             continue
-        if "repogenesis-eval-" in cwd or "repogenesis-eval-" in cmdline:
+        if mine in cwd or mine in cmdline:
             found.append(int(entry))
     return found
 
