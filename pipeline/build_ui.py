@@ -36,6 +36,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
     from pipeline.execution.budget import set_cpu_budget
     from pipeline.execution.reaper import reap_orphans
     from pipeline.stages.build import BuildOptions, build
+    from pipeline.stages.committed import CommittedError
     from pipeline.stages.publish import publish_data
     from pipeline.stages.taskstate import raw_ids
     from pipeline.store import Store
@@ -101,9 +102,13 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
         else:
             results = build(options, store, report)
         if check:
-            stale = _check_after_build(data, store, lock_before)
+            stale = _check_after_build(data, store, lock_before, only)
         else:
-            written = publish_data(data, store)
+            try:
+                written = publish_data(data, store)
+            except CommittedError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                raise SystemExit(1) from None
         status = task_status(store, raw_ids(data))
     print_status(status, console, {r.task_id: r for r in results})
     if check:
@@ -123,28 +128,27 @@ def _read_bytes(path: Path) -> bytes | None:
     return path.read_bytes() if path.is_file() else None
 
 
-def _check_after_build(data: Path, store: Any, lock_before: bytes | None) -> list[str]:
+def _check_after_build(data: Path, store: Any, lock_before: bytes | None,
+                       only: list[str] | None) -> tuple[list[str], str | None]:
     """`build --check`: what the build would change among the committed files (the split
-    lock, written while building, counts too)."""
-    from pipeline.shipped import check_outputs
+    lock, written while building, counts too), narrowed to the built tasks with --task."""
+    from pipeline.shipped import SHIPPED, check_outputs, check_verdict
 
-    lines = [f"{data}/{d.line()}" for d in check_outputs(data, store)]
+    extra = []
     if _read_bytes(data / LOCK_NAME) != lock_before:
-        lines.append(f"{data}/{LOCK_NAME}: changed by this build (a new auto task recorded)")
-    return lines
+        extra.append(f"{data}/{LOCK_NAME}: changed by this build (a new auto task recorded)")
+    return check_verdict(check_outputs(data, store, only), f"`repogenesis build --data {data}`",
+                         str(data), (*SHIPPED, LOCK_NAME), extra)
 
 
-def _report_check(stale: list[str], data: Path, console: Console) -> None:
-    from pipeline.shipped import SHIPPED
-
-    if not stale:
+def _report_check(verdict: tuple[list[str], str | None], data: Path, console: Console) -> None:
+    lines, error = verdict
+    for line in lines:
+        print(line, file=sys.stderr)
+    if error is None:
         console.print(f"committed outputs in {data} are up to date")
         return
-    for line in stale:
-        print(line, file=sys.stderr)
-    paths = " ".join(f"{data}/{n}" for n in (*SHIPPED, LOCK_NAME))
-    print(f"error: {len(stale)} output file(s) out of date; refresh with `repogenesis build "
-          f"--data {data}`, then commit {paths}", file=sys.stderr)
+    print(f"error: {error}", file=sys.stderr)
     raise SystemExit(1)
 
 
@@ -219,6 +223,32 @@ def task_status(store: Any, present: set[str] | None = None) -> dict[str, Any]:
     return result
 
 
+def unbuilt_status(data: Path, result: dict[str, Any]) -> dict[str, Any]:
+    """`result` with an entry for every task of data/raw the store has no row for: `not built`,
+    with the counts of its committed output (kept as it is by a publish), if it has one."""
+    from pipeline.stages.committed import committed_folder, read_task_json
+    from pipeline.stages.taskstate import raw_ids
+
+    for task_id in sorted(raw_ids(data) - set(result["tasks"])):
+        found = committed_folder(data, task_id)
+        tj = read_task_json(found[1]) if found else {}
+        counts = (tj.get("area_chair") or {}) if found else {}
+        result["tasks"][task_id] = {
+            "split": found[0] if found else None, "state": "not built",
+            "accepted": len(tj.get("test_cases") or []),
+            "chair_accepted": counts.get("accepted", 0),
+            "chair_rejected": counts.get("rejected", 0),
+            "area_chair": counts.get("waiting", 0), "refining": 0, "discarded": {},
+            "mutation_score": (tj.get("mutation") or {}).get("score"),
+            "error": (f"not built here (counts from its committed output, kept as it is: "
+                      f"{data}/{found[0]}/{task_id}); `repogenesis build --task {task_id}` "
+                      "builds it" if found else
+                      f"not built yet; `repogenesis build --task {task_id}` builds it"),
+        }
+    result["tasks"] = dict(sorted(result["tasks"].items()))
+    return result
+
+
 def print_status(status: dict[str, Any], console: Console | None = None,
                  results: dict[str, Any] | None = None) -> None:
     console = console or _console()
@@ -240,7 +270,7 @@ def print_status(status: dict[str, Any], console: Console | None = None,
     for task_id, entry in sorted(status["tasks"].items()):
         if entry.get("error"):
             console.print(f"{task_id}: {entry['error']}")
-        if entry.get("area_chair") and entry.get("state") != "removed":
+        if entry.get("area_chair") and entry.get("state") not in ("removed", "not built"):
             console.print(f"{task_id}: {entry['area_chair']} case(s) wait for the Area Chair; "
                           f"see `repogenesis chair queue --task {task_id}`")
         missing = entry.get("endpoints_without_accepted")

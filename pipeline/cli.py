@@ -233,17 +233,31 @@ def build(
 def status(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
     """Per task: accepted, with the Area Chair, refining, discarded by reason, and the
     accepted suite's mutation score."""
-    from pipeline.build_ui import print_status, task_status
+    from pipeline.build_ui import print_status, task_status, unbuilt_status
+    from pipeline.stages.committed import CommittedError
     from pipeline.stages.taskstate import raw_ids
     from pipeline.store import Store
 
-    built_state_db(data)
-    with Store.open(state_db(data)) as store:
-        result = task_status(store, raw_ids(data))
+    if state_db(data).is_file():
+        with Store.open(state_db(data)) as store:
+            result = task_status(store, raw_ids(data))
+    elif (data / "raw").is_dir():  # a fresh clone: the committed outputs were not built here
+        result = {"tasks": {}}
+    else:
+        fail(f"no tasks in {data / 'raw'} and no build state in {data}; is --data right?")
+    try:
+        result = unbuilt_status(data, result)
+    except CommittedError as exc:
+        fail(str(exc))
     if as_json:
         emit_json(result)
-    else:
-        print_status(result)
+        return
+    print_status(result)
+    if not state_db(data).is_file():
+        committed = sum(1 for entry in result["tasks"].values() if entry["split"])
+        typer.echo(f"no build state in {data}: the committed outputs ({committed} task(s)) "
+                   f"were not built here; run `./dev.sh build` (or `repogenesis build --data "
+                   f"{data}`) to build and check them")
 
 
 @app.command()
@@ -405,33 +419,44 @@ def publish(
     check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 naming each "
                                         "committed output that differs from the store's.")
                      ] = False,
+    only: Annotated[list[str] | None, typer.Option(
+        "--task", help="With --check: check only this task's outputs (repeatable).")] = None,
 ) -> None:
     """Rewrite data/verified, data/train and decisions.jsonl from the store (no execution,
-    no model calls)."""
+    no model calls); a task the store has not built keeps its committed output."""
     from pipeline.chair.core import ChairError
-    from pipeline.shipped import check_outputs, stale_lines
+    from pipeline.shipped import check_outputs, check_verdict
+    from pipeline.stages.committed import CommittedError
     from pipeline.stages.publish import publish_data
+    from pipeline.stages.selection import select_tasks
     from pipeline.store import Store
 
+    if only and not check:
+        fail("--task narrows --check; without --check, publish writes every task the store "
+             "has built (and keeps the others' committed outputs)")
+    try:
+        if only:
+            select_tasks(data / "raw", only)  # an unknown --task names itself
+    except TaskError as exc:
+        fail(str(exc))
     built_state_db(data)
     with Store.open(state_db(data)) as store:
-        if check:
-            diffs = check_outputs(data, store)
-        else:
-            try:
+        try:
+            if check:
+                result = check_outputs(data, store, only)
+            else:
                 written = publish_data(data, store)
-            except ChairError as exc:
-                fail(str(exc))
+        except (ChairError, CommittedError) as exc:
+            fail(str(exc))
     if not check:
         typer.echo(f"wrote {written['verified']} verified and {written['train']} train task(s)")
         return
-    if not diffs:
-        typer.echo(f"committed outputs in {data} are up to date")
-        return
-    *lines, last = stale_lines(diffs, f"`repogenesis publish --data {data}`", str(data))
+    lines, error = check_verdict(result, f"`repogenesis publish --data {data}`", str(data))
     for line in lines:
         typer.echo(line, err=True)
-    fail(last)
+    if error is not None:
+        fail(error)
+    typer.echo(f"committed outputs in {data} are up to date")
 
 
 from pipeline.chair.cli import chair_app  # noqa: E402  (it uses the helpers above)

@@ -67,20 +67,65 @@ def compare_trees(expected: Path, actual: Path,
     return compare_files(shipped_files(expected, names), shipped_files(actual, names))
 
 
-def check_outputs(data_dir: Path, store: Store) -> list[Difference]:
+@dataclass(frozen=True)
+class OutputCheck:
+    """What a check found: the files that differ, and the tasks it could not check because
+    the store has not built them (id -> why; their committed outputs are kept as they are)."""
+
+    diffs: list[Difference]
+    not_built: dict[str, str]
+
+    def not_built_line(self, refresh: str = "./dev.sh build") -> str | None:
+        if not self.not_built:
+            return None
+        shown = ", ".join(list(self.not_built)[:8]) + (", ..." if len(self.not_built) > 8
+                                                       else "")
+        return (f"not built here: {len(self.not_built)} task(s) ({shown}), so not checked; "
+                f"run `{refresh}` to check them (or narrow the check with --task)")
+
+
+def task_of(path: str) -> str | None:
+    """The task a shipped file belongs to (`verified/<id>/...`), None for a split's own files."""
+    parts = path.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] in SHIPPED else None
+
+
+def check_outputs(data_dir: Path, store: Store, only: list[str] | None = None) -> OutputCheck:
     """What `publish` would change in data_dir: it renders into a temporary folder and
-    compares; nothing in data_dir or the store is written."""
-    from pipeline.stages.publish import publish_data
+    compares; nothing in data_dir or the store is written. `only` narrows the check to those
+    tasks' folders (and the splits' own files)."""
+    from pipeline.stages.committed import unbuilt
+    from pipeline.stages.publish import publish_data, raw_tasks
+    from pipeline.stages.taskstate import raw_ids
 
     with tempfile.TemporaryDirectory(prefix="repogenesis-check-") as tmp:
         publish_data(data_dir, store, out_dir=Path(tmp))
-        return compare_trees(Path(tmp), data_dir)
+        diffs = compare_trees(Path(tmp), data_dir)
+    not_built = unbuilt(store, raw_ids(data_dir), set(raw_tasks(data_dir)))
+    if only is not None:
+        diffs = [d for d in diffs if task_of(d.path) in (None, *only)]
+        not_built = {t: why for t, why in not_built.items() if t in only}
+    return OutputCheck(diffs, not_built)
 
 
 def stale_lines(diffs: list[Difference], refresh: str, data: str = "data",
-                names: tuple[str, ...] = SHIPPED) -> list[str]:
-    """The report of a failed check: one line per file, then the command that refreshes."""
+                names: tuple[str, ...] = SHIPPED, extra: list[str] | None = None) -> list[str]:
+    """The report of a failed check: one line per file (`extra`: more, already worded),
+    then the command that refreshes."""
     paths = " ".join(f"{data}/{name}" for name in names)
-    return [*(f"{data}/{d.line()}" for d in diffs),
-            f"{len(diffs)} output file(s) out of date; refresh with {refresh}, "
-            f"then commit {paths}"]
+    lines = [*(f"{data}/{d.line()}" for d in diffs), *(extra or [])]
+    return [*lines, f"{len(lines)} output file(s) out of date; refresh with {refresh}, "
+                    f"then commit {paths}"]
+
+
+def check_verdict(result: OutputCheck, refresh: str, data: str = "data",
+                  names: tuple[str, ...] = SHIPPED, extra: list[str] | None = None
+                  ) -> tuple[list[str], str | None]:
+    """A check's lines for stderr and its error line; None means up to date, which needs
+    nothing differing and every task asked for checked (not one left unbuilt)."""
+    not_built = result.not_built_line()
+    if not result.diffs and not extra:
+        return [], not_built
+    *lines, error = stale_lines(result.diffs, refresh, data, names, extra)
+    return lines + ([f"warning: {not_built}"] if not_built else []), error
+

@@ -23,11 +23,12 @@ def _store(data: Path):
 
 def _publish(data: Path, store) -> str:
     from pipeline.chair.core import ChairError
+    from pipeline.stages.committed import CommittedError
     from pipeline.stages.publish import publish_data
 
     try:
         written = publish_data(data, store)
-    except ChairError as exc:  # a bad line in decisions.jsonl
+    except (ChairError, CommittedError) as exc:  # a bad line in decisions.jsonl, a bad task.json
         fail(str(exc))
     return f"published {written['verified']} verified and {written['train']} train task(s)"
 

@@ -8,14 +8,16 @@ sorted counts, a seeded bootstrap, no timestamps.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from pipeline.reports.figures import store_figures
-from pipeline.reports.tables import cases_table, tasks_table
+from pipeline.reports.tables import carried_tables, cases_table, tasks_table
 from pipeline.rubric import rubric_hash
+from pipeline.stages.committed import Carried
 from pipeline.stages.split import SPLITS
 from pipeline.store import Store
 from pipeline.tasks import RawTask
@@ -42,9 +44,11 @@ def _alpha_line(fig: dict[str, Any]) -> str:
     return shown + (f" (95% bootstrap interval {ci[0]:.3f} to {ci[1]:.3f})" if ci else "")
 
 
-def card_text(split: str, tasks: pd.DataFrame, cases: pd.DataFrame, fig: dict[str, Any]
-              ) -> str:
-    """The card of one split from its rows of the task and case tables and its figures."""
+def card_text(split: str, tasks: pd.DataFrame, cases: pd.DataFrame, fig: dict[str, Any],
+              carried: Sequence[str] = (), panel: int | None = None) -> str:
+    """The card of one split from its rows of the task and case tables and its figures;
+    `carried` names its tasks listed from their committed outputs (not built here), `panel`
+    the number of reviewers over built and carried tasks."""
     t = tasks[tasks["split"] == split]
     c = cases[cases["split"] == split]
     agree = fig["agreement"]
@@ -54,8 +58,8 @@ def card_text(split: str, tasks: pd.DataFrame, cases: pd.DataFrame, fig: dict[st
         f"# RepoGenesis benchmark: {split} split",
         "",
         f"{len(t)} tasks, {len(c)} test cases. Curation: every test case was executed against "
-        f"the golden implementation, scored by {len(fig['reviewers'])} reviewers on the rubric "
-        f"and routed by it; {CURATION[split]}.",
+        f"the golden implementation, scored by {panel or len(fig['reviewers'])} reviewers on "
+        f"the rubric and routed by it; {CURATION[split]}.",
         "",
         "## Contents",
         "",
@@ -68,6 +72,9 @@ def card_text(split: str, tasks: pd.DataFrame, cases: pd.DataFrame, fig: dict[st
         "",
         "## Reviewer agreement",
         "",
+        *([f"- computed over the tasks built in this build state: {len(carried)} task(s) "
+           f"listed here from their committed outputs ({', '.join(carried)}) were not "
+           "built in it, so their reviews are left out"] if carried else []),
         f"- Krippendorff's alpha (interval, totals): {_alpha_line(fig)}",
         f"- evaluations: {fig['units']} ({fig['pairable_units']} with two or more valid "
         f"reviews); reviewers: {', '.join(fig['reviewers']) or 'none'}",
@@ -95,15 +102,49 @@ def card_text(split: str, tasks: pd.DataFrame, cases: pd.DataFrame, fig: dict[st
     return "\n".join(lines)
 
 
-def write_cards(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> list[Path]:
-    """Write DATASET.md into each split folder; returns the files written."""
-    task_rows = tasks_table(store, tasks)
-    case_rows = cases_table(store, tasks)
+def _joined(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
+    """Both tables' rows (pandas warns on concatenating an empty one)."""
+    if first.empty or second.empty:
+        return second if first.empty else first
+    return pd.concat([first, second], ignore_index=True)
+
+
+def _listed(card: Path) -> set[str]:
+    """The task ids a card's task table lists (the index beside it may be rewritten already)."""
+    table = card.read_text(encoding="utf-8").split("\n## Tasks\n", 1)[-1]
+    rows = [line.split("|")[1].strip() for line in table.splitlines()
+            if line.startswith("| ") and not line.startswith("| id |")]
+    return set(rows)
+
+
+def write_cards(data_dir: Path, store: Store, tasks: dict[str, RawTask],
+                carried: Sequence[Carried] = ()) -> list[Path]:
+    """Write DATASET.md into each split folder; returns the files written. The `carried`
+    tasks (not built here) are listed from their committed task.json."""
+    task_rows, case_rows = tasks_table(store, tasks), cases_table(store, tasks)
+    if carried:
+        more_tasks, more_cases = carried_tables(carried, tasks)
+        task_rows, case_rows = _joined(task_rows, more_tasks), _joined(case_rows, more_cases)
     written = []
     for split in SPLITS:
         path = data_dir / split / "DATASET.md"
         path.parent.mkdir(parents=True, exist_ok=True)
+        kept = [c for c in carried if c.split == split]
+        committed = kept[0].folder.parent / "DATASET.md" if kept else None
+        if committed is not None and committed.is_file() and len(kept) == (
+                task_rows["split"] == split).sum() and _listed(committed) == {
+                c.task_id for c in kept}:
+            # none of the split's tasks was built here and none came or went: its committed
+            # card stays as it is
+            if committed.resolve() != path.resolve():
+                path.write_bytes(committed.read_bytes())
+            written.append(path)
+            continue
         fig = store_figures(store, split, tasks=tasks)  # removed tasks do not count
-        path.write_text(card_text(split, task_rows, case_rows, fig), encoding="utf-8")
+        panel = set(fig["reviewers"]).union(*(
+            (case.get("provenance") or {}).get("reviewers") or []
+            for c in kept for case in c.task_json.get("test_cases") or []))
+        path.write_text(card_text(split, task_rows, case_rows, fig,
+                                  [c.task_id for c in kept], len(panel)), encoding="utf-8")
         written.append(path)
     return written

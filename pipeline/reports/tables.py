@@ -8,10 +8,13 @@ Rows are sorted and carry no timestamps: the same store gives the same tables.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 
 from pipeline.records import RUBRIC_DIMENSIONS
 from pipeline.rubric import rubric_hash
+from pipeline.stages.committed import Carried, index_row
 from pipeline.stages.mutate import suite_mutation
 from pipeline.stages.publish import accepted_cases, published_rows
 from pipeline.store import Store
@@ -96,6 +99,41 @@ def tasks_table(store: Store, tasks: dict[str, RawTask]) -> pd.DataFrame:
             "upstream_commit": upstream.commit if upstream else None,
         })
     return pd.DataFrame(rows, columns=list(TASK_COLUMNS))
+
+
+def carried_tables(carried: Sequence[Carried], tasks: dict[str, RawTask]
+                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Task and case rows of the tasks published from their committed task.json (not built
+    here: `stages.committed`), with what that file holds; the rest is null."""
+    task_rows, case_rows = [], []
+    for kept in carried:
+        tj, config = kept.task_json, (tasks[kept.task_id].config if kept.task_id in tasks
+                                      else None)
+        upstream = config.upstream if config else None
+        row = index_row(tj, kept.split)
+        task_rows.append({
+            "id": kept.task_id, "split": kept.split, "language": row["language"],
+            "framework": row["framework"], "domain": row["domain"],
+            "source": config.source if config else None, "difficulty": row["difficulty"],
+            "difficulty_score": row["difficulty_score"], "endpoints": row["endpoints"],
+            "tests": row["tests"], "mutation_score": row["mutation_score"],
+            "rubric_hash": tj.get("rubric_hash"),
+            "license": upstream.license if upstream else None,
+            "upstream_url": upstream.url if upstream else None,
+            "upstream_commit": upstream.commit if upstream else None,
+        })
+        for case in tj.get("test_cases") or []:
+            provenance = case.get("provenance") or {}
+            case_rows.append({
+                "case_id": case.get("id"), "task_id": kept.task_id, "split": kept.split,
+                "round": provenance.get("round"), "category": case.get("category"),
+                "name": case.get("name"), "origin": provenance.get("origin"),
+                "author": provenance.get("author"),
+                "endpoints": ";".join(case.get("endpoints") or []),
+                "route": (case.get("route") or {}).get("route"), "published": True,
+            })
+    return (pd.DataFrame(task_rows, columns=list(TASK_COLUMNS)),
+            pd.DataFrame(case_rows, columns=list(CASE_COLUMNS)))
 
 
 def cases_table(store: Store, tasks: dict[str, RawTask], *, all_cases: bool = False

@@ -6,7 +6,9 @@ so the same store always gives the same bytes.
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ from pipeline.chair.apply import chair_summary, published_views, task_counts
 from pipeline.records import TestCase
 from pipeline.rubric import rubric_hash
 from pipeline.spec import spec_json
+from pipeline.stages.committed import Carried, carried_outputs, index_row
 from pipeline.stages.existing import existing_conftest, existing_order
 from pipeline.stages.mutate import suite_mutation
 from pipeline.stages.split import SPLITS, prune_outputs, write_index, write_task_output
@@ -81,10 +84,19 @@ def published_rows(store: Store, tasks: dict[str, RawTask]) -> list[Any]:
             and row.spec is not None and published_views(store, row)]
 
 
-def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str, int]:
-    """Write every finished task; returns tasks written per split."""
+def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask],
+            carried: Sequence[Carried] = ()) -> dict[str, int]:
+    """Write every finished task, keep every `carried` one's committed output (copied here
+    when it lies elsewhere); returns tasks written per split (carried ones included)."""
     rows: dict[str, list[dict[str, Any]]] = {s: [] for s in SPLITS}
     keep: dict[str, str] = {}
+    for kept in carried:
+        out_dir = data_dir / kept.split / kept.task_id
+        if out_dir.resolve() != kept.folder.resolve():
+            shutil.rmtree(out_dir, ignore_errors=True)
+            shutil.copytree(kept.folder, out_dir)
+        keep[kept.task_id] = kept.split
+        rows[kept.split].append(index_row(kept.task_json, kept.split))
     for row in published_rows(store, tasks):
         task = tasks[row.id]
         views = published_views(store, row)
@@ -122,22 +134,7 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask]) -> dict[str
                                existing_conftest(task.tests_dir), existing_order(task.tests_dir))
         write_task_output(out_dir, task.readme, sources, cases, task_json)
         keep[row.id] = row.split
-        rows[row.split].append(
-            {
-                "id": row.id,
-                "language": task.config.language,
-                "framework": task.config.framework,
-                "domain": task.config.domain,
-                "port": task.config.port,
-                "difficulty": row.difficulty.level if row.difficulty else None,
-                "difficulty_score": row.difficulty.score if row.difficulty else None,
-                "endpoints": len(row.spec.endpoints),
-                "tests": len(cases),
-                "mutation_score": mutation["score"] if mutation else None,
-                "categories": dict(sorted(categories.items())),
-                "path": f"{row.split}/{row.id}",
-            }
-        )
+        rows[row.split].append(index_row(task_json, row.split))
     prune_outputs(data_dir, keep)
     for split in SPLITS:
         write_index(data_dir / split, rows[split])
@@ -157,18 +154,21 @@ def raw_tasks(data_dir: Path) -> dict[str, RawTask]:
 
 def publish_data(data_dir: Path, store: Store, out_dir: Path | None = None) -> dict[str, int]:
     """`repogenesis publish` and the end of `build`: the splits and decisions.jsonl rewritten
-    from the store alone (no execution, no model calls), with every Area Chair decision
-    applied. `out_dir` (the checks) writes there instead and leaves data_dir and the store
+    from the store (no execution, no model calls), with every Area Chair decision applied;
+    a task of data/raw the store has not built keeps its committed output (`committed`).
+    `out_dir` (the checks) writes there instead and leaves data_dir and the store
     untouched; in place, decisions.jsonl's lines the store lacks are imported first, so the
     rewritten file never loses one."""
     from pipeline.chair.files import decisions_path, export_decisions, sync_decisions
     from pipeline.reports.card import write_cards  # the cards read the tables built on this
+    from pipeline.stages.taskstate import raw_ids
 
     if out_dir is None:
         sync_decisions(data_dir, store)
     target = out_dir or data_dir
     tasks = raw_tasks(data_dir)
-    written = publish(target, store, tasks)
-    write_cards(target, store, tasks)
+    carried = carried_outputs(data_dir, store, raw_ids(data_dir), set(tasks))
+    written = publish(target, store, tasks, carried)
+    write_cards(target, store, tasks, carried)
     export_decisions(store, decisions_path(target))
     return written
