@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline.execution import ensure_task_env, scratch_prefix  # noqa: E402
+from pipeline.execution.service import ServiceError  # noqa: E402
 from pipeline.mutation import mutation_report  # noqa: E402
-from pipeline.mutation.operators import Mutant  # noqa: E402
-from pipeline.mutation.runner import Settings, run_mutant, run_suite  # noqa: E402
+from pipeline.mutation.runner import Settings, run_suite  # noqa: E402
 from pipeline.tasks import load_task  # noqa: E402
 
 FAULTS = ROOT / "bench" / "faults"
@@ -60,19 +60,17 @@ def generated_suite(data: Path, task: str, dest: Path) -> Path | None:
     return None
 
 
-def patched(oracle: Path, patch: Path, work: Path) -> Mutant:
-    """The fault as a one-file mutant: the oracle file the patch changes, patched."""
-    target = next(ln[6:].strip() for ln in patch.read_text(encoding="utf-8").splitlines()
-                  if ln.startswith("+++ b/"))
+def patched(oracle: Path, patch: Path, work: Path) -> Path:
+    """A copy of the oracle with the fault's patch applied (it may change several files)."""
     copy = work / f"fault-{patch.stem}"
-    shutil.copytree(oracle, copy)
+    shutil.copytree(oracle, copy, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run(["patch", "-s", "-p1", "-d", str(copy), "-i", str(patch)], check=True)
-    return Mutant(id=patch.stem, file=target, line=0, operator="fault",
-                  description=patch.stem, source=(copy / target).read_text(encoding="utf-8"))
+    return copy
 
 
 def fault_kills(task_dir: Path, suite: Path, patches: list[Path]) -> dict[str, bool]:
-    """Per fault: does a test that passes on the clean oracle fail on the faulty copy?"""
+    """Per fault: does a test that passes on the clean oracle fail on the faulty copy? (A
+    faulty copy that does not start counts as caught: every test fails on it.)"""
     task = load_task(task_dir)
     env = ensure_task_env(task.oracle_dir, task.config.language)
     settings = Settings(task.config.language, env.bin if env else None, suite, 30.0, 180.0)
@@ -82,9 +80,14 @@ def fault_kills(task_dir: Path, suite: Path, patches: list[Path]) -> dict[str, b
         passing = {t.nodeid for t in clean.tests if t.outcome == "passed"}
         out = {}
         for patch in patches:
-            mutant = patched(task.oracle_dir, patch, work)
-            result = run_mutant(mutant, task.oracle_dir, settings, work)
-            out[patch.stem] = result.status == "ran" and bool(set(result.failed) & passing)
+            faulty = patched(task.oracle_dir, patch, work)
+            try:
+                run, _ = run_suite(faulty, settings, work / f"{patch.stem}.log")
+            except ServiceError:
+                out[patch.stem] = bool(passing)
+                continue
+            ok = {t.nodeid for t in run.tests if t.outcome == "passed"}
+            out[patch.stem] = bool(passing - ok)
     return out
 
 
