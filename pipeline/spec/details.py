@@ -18,6 +18,7 @@ from pipeline.records import Param
 from pipeline.spec.curl import parse_curls, parse_httpie
 from pipeline.spec.inline import (
     backticked_codes,
+    bare_json_spans,
     default_required,
     joined,
     json_spans,
@@ -226,7 +227,7 @@ class _Reader:
             if not _RESPONSE_LINE.match(lines[0] if lines else ""):
                 # "Output: an HTML page with a form field `choice`" names no request parameter
                 _merge_params(self.d, prose_params(block.text, self.method))
-            for context, value in json_spans(block.text):
+            for context, value in json_spans(block.text) + bare_json_spans(block.text):
                 self._inline_json(context, value)
 
     def _inline_json(self, context: str, value: Any) -> None:

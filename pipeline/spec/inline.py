@@ -1,6 +1,8 @@
 """Details written inline in prose: JSON bodies in backticks, parameter lists, `NNN` codes.
 
-- "Body: `{"ids": ["<id>"]}`", "Response `200`: `{"status": "ok"}`" → (context, JSON) pairs;
+- "Body: `{"ids": ["<id>"]}`", "Response `200`: `{"status": "ok"}`" → (context, JSON) pairs,
+  and the same without backticks when the JSON follows a label at a line's start
+  ("Payload: {" then the body over the next lines);
 - "Query parameters: `folder` (only files in that folder), `limit` (1–200)" and
   "`customer_email` required" → parameters;
 - codes written as inline code ("`404 not_found`", "`401`") are status codes whatever the
@@ -61,6 +63,33 @@ def json_spans(raw: str) -> list[tuple[str, Any]]:
         if value is not None:
             out.append((context, value))
         prev = m.end()
+    return out
+
+
+_BARE_LABEL = re.compile(r"(?:^|\n)[ \t>*-]*"
+                         r"(?P<label>[A-Za-z\u4e00-\u9fff][\w ()/\u4e00-\u9fff-]{0,40}?)"
+                         r"\s*[:：]\s*(?=[{\[])")
+
+
+def bare_json_spans(raw: str) -> list[tuple[str, Any]]:
+    """(label, parsed value) for JSON written without a fence or backticks right after a
+    label at the start of a line ("Payload: {...}", "Response: [...]" spread over the
+    following lines). Only whole objects and arrays of objects count: a brace in prose
+    ("Path: {id}") is not a body."""
+    out: list[tuple[str, Any]] = []
+    for m in _BARE_LABEL.finditer(raw):
+        start = m.end()
+        depth, end = 0, None
+        for i, ch in enumerate(raw[start:], start):  # the bracket that closes the first
+            depth += ch in "{["
+            depth -= ch in "}]"
+            if depth == 0:
+                end = i + 1
+                break
+        value = parse_json(raw[start:end]) if end else None
+        if isinstance(value, dict) and value or (
+                isinstance(value, list) and value and all(isinstance(v, dict) for v in value)):
+            out.append((plain(m.group("label")), value))
     return out
 
 
