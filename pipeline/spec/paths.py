@@ -21,6 +21,9 @@ HOST = (
 # A path runs until whitespace, a quote, a backtick, a pipe or any non-ASCII character
 # (Chinese prose often follows a path without a space).
 PATH = r"/[^\s`'\"|\u0080-\uffff]*"
+# "POST api/v1/users": a path written without its leading slash (a word, then a slash)
+RELATIVE = r"[A-Za-z][\w.-]*/[^\s`'\"|\u0080-\uffff]*"
+_RELATIVE = re.compile(RELATIVE)
 TARGET = rf"(?:{HOST}(?:{PATH})?|{PATH})"
 
 _LEAD = r"(?<![A-Za-z0-9_/.\-])(?<!-X )(?<!-X)(?<!--request )(?<!--request=)"
@@ -31,7 +34,7 @@ _VIA = (
 # "GET /users", "GET|POST /items", "[GET] /x", "POST: /x", "a POST request to /login".
 ENDPOINT_RE = re.compile(
     rf"{_LEAD}\[?(?P<methods>{METHODS})\]?(?:[ \t]*[:\-–—→][ \t]*|[ \t]+){_VIA}"
-    rf"(?!/\s+{M}\b)(?P<target>{TARGET})"
+    rf"(?!/\s+{M}\b)(?P<target>{TARGET}|{RELATIVE})"
 )
 METHODS_ONLY_RE = re.compile(rf"^\s*\[?(?P<methods>{METHODS})\]?\s*$", re.I)
 TARGET_ONLY_RE = re.compile(rf"^\s*(?P<target>{TARGET})\s*$")
@@ -111,6 +114,8 @@ def normalise_target(raw: str) -> Target | None:
         query = query + _query_names(q)
     if not s:
         s = "/"
+    if not absolute and _RELATIVE.fullmatch(s) and not _VAR_PREFIX.match(raw.strip()):
+        s = "/" + s
     if not s.startswith("/"):
         return None
     s = normalise_params(s)

@@ -94,3 +94,13 @@ def test_apply_base(path: str, base: str, result: str) -> None:
 
 def test_split_methods_keeps_order_and_drops_repeats() -> None:
     assert split_methods("get, PUT|get / Delete") == ["GET", "PUT", "DELETE"]
+
+
+def test_a_method_then_a_path_without_its_leading_slash_is_an_endpoint() -> None:
+    from pipeline.spec.paths import ENDPOINT_RE, TARGET_ONLY_RE
+
+    m = ENDPOINT_RE.search("3. Get one user - GET api/v1/users/<int:user_id>")
+    assert m is not None and normalise_target(m.group("target")).path == "/api/v1/users/{user_id}"
+    assert ENDPOINT_RE.search("send a GET request and/or wait") is None  # no word/ path
+    # a bare `movies/:id` table cell is no endpoint: only "METHOD path" lines take the form
+    assert TARGET_ONLY_RE.match("movies/:id") is None
