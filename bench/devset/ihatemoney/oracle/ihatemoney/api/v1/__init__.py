@@ -1,0 +1,5 @@
+from .resources import api
+
+__all__ = [
+    "api",
+]

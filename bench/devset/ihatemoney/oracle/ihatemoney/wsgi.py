@@ -1,0 +1,3 @@
+from ihatemoney.run import create_app
+
+application = create_app()

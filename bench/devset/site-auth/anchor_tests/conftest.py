@@ -1,0 +1,8 @@
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    return os.environ.get("SERVICE_BASE_URL", "http://127.0.0.1:9204").rstrip("/")

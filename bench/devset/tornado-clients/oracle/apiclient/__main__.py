@@ -1,0 +1,5 @@
+from apiclient import main
+
+
+if __name__ == "__main__":
+    main()
