@@ -195,6 +195,7 @@ def task_status(store: Any, present: set[str] | None = None) -> dict[str, Any]:
     folders in data/raw) a task outside it shows as `removed`; a running task whose build is
     gone shows as `interrupted` (see `stages.taskstate`)."""
     from pipeline.chair.apply import task_counts
+    from pipeline.stages.alternatives import alternative_figures
     from pipeline.stages.coverage import endpoints_without_accepted
     from pipeline.stages.mutate import suite_mutation
     from pipeline.stages.publish import accepted_cases
@@ -215,6 +216,7 @@ def task_status(store: Any, present: set[str] | None = None) -> dict[str, Any]:
         cases = [c for c, _ in accepted_cases(store, row.id)] if row.state == "done" else []
         report = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         entry["mutation_score"] = report["score"] if report else None
+        entry["alternatives"] = alternative_figures(store, row.id, cases)
         if row.spec is not None and entry["state"] in ("done", "failed"):
             sent = {c.case_id: ev.requests for c in cases
                     if (ev := store.evidence_for(c.case_id, c.round)) is not None}
@@ -240,6 +242,8 @@ def unbuilt_status(data: Path, result: dict[str, Any]) -> dict[str, Any]:
             "chair_rejected": counts.get("rejected", 0),
             "area_chair": counts.get("waiting", 0), "refining": 0, "discarded": {},
             "mutation_score": (tj.get("mutation") or {}).get("score"),
+            "alternatives": tj.get("alternatives") or {"names": [], "every_test_passes_on": 0,
+                                                        "over_specified": 0},
             "error": (f"not built here (counts from its committed output, kept as it is: "
                       f"{data}/{found[0]}/{task_id}); `repogenesis build --task {task_id}` "
                       "builds it" if found else
@@ -249,12 +253,21 @@ def unbuilt_status(data: Path, result: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _alternatives_cell(entry: dict[str, Any]) -> str:
+    """'passes on N' of a task's alternatives, and the cases they stopped as over-specified."""
+    alt = entry.get("alternatives") or {}
+    if not alt.get("names") and not alt.get("over_specified"):
+        return "-"
+    cell = f"{alt.get('every_test_passes_on', 0)}/{len(alt.get('names') or [])}"
+    return cell + (f", {alt['over_specified']} over-spec." if alt.get("over_specified") else "")
+
+
 def print_status(status: dict[str, Any], console: Console | None = None,
                  results: dict[str, Any] | None = None) -> None:
     console = console or _console()
     table = Table(title="RepoGenesis build", show_lines=False)
     for column in ("task", "split", "state", "accepted", "area chair", "chair ✓/✗", "refining",
-                   "discarded", "mutation"):
+                   "discarded", "mutation", "alternatives"):
         table.add_column(column, justify="right" if column not in ("task", "state") else "left")
     for task_id, entry in sorted(status["tasks"].items()):
         result = (results or {}).get(task_id)
@@ -265,7 +278,7 @@ def print_status(status: dict[str, Any], console: Console | None = None,
                       str(entry["area_chair"]),
                       f"{entry.get('chair_accepted', 0)}/{entry.get('chair_rejected', 0)}",
                       str(entry["refining"]), discarded,
-                      "-" if score is None else f"{score:.2f}")
+                      "-" if score is None else f"{score:.2f}", _alternatives_cell(entry))
     console.print(table)
     for task_id, entry in sorted(status["tasks"].items()):
         if entry.get("error"):

@@ -62,7 +62,9 @@ def new_task_cmd(
         fail(f"new-task: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}")
     typer.echo(
         f"created {task_dir}; next: fill in README.md and oracle/, then "
-        f"`repogenesis check {task_dir}`"
+        f"`repogenesis check {task_dir}`; for a verified task, add an independent "
+        f"implementation written from the README alone as {task_dir}/alternatives/a/ "
+        "(start.sh as the oracle's): every case must pass there too"
     )
 
 
@@ -82,7 +84,9 @@ def collect(
         task_dir = do_collect(source, task_id, data / "raw", commit, domain, port)
     except TaskError as exc:
         fail(str(exc))
-    typer.echo(f"collected {source} into {task_dir}; next: `repogenesis check {task_dir}`")
+    typer.echo(f"collected {source} into {task_dir}; next: `repogenesis check {task_dir}`; "
+               f"an independent implementation written from the README alone goes in "
+               f"{task_dir}/alternatives/a/ (start.sh as the oracle's)")
 
 
 @app.command()

@@ -157,7 +157,7 @@ Category = Literal["api_compliance", "error_handling", "edge_case", "integration
 CATEGORIES: tuple[str, ...] = ("api_compliance", "error_handling", "edge_case", "integration")
 Outcome = Literal["passed", "failed", "error", "skipped", "timeout"]
 RouteName = Literal["accepted", "area_chair", "refine", "discarded"]
-DiscardReason = Literal["low_quality", "conflict", "fails_on_oracle", "invalid"]
+DiscardReason = Literal["low_quality", "conflict", "fails_on_oracle", "invalid", "over_specified"]
 RUBRIC_DIMENSIONS = ("correctness", "coverage", "readability", "relevance")
 
 
@@ -229,14 +229,33 @@ class MutationEvidence(BaseModel):
     endpoint_killed_by_others: list[str] = Field(default_factory=list)
 
 
+class AlternativeRun(BaseModel):
+    """One run of a case that passed on the oracle, on an independent correct implementation
+    of the same README (`data/raw/<id>/alternatives/<name>/`)."""
+
+    name: str
+    outcome: str  # passed | failed | error | skipped | timeout
+    output: str = ""
+
+
 class Evidence(BaseModel):
-    """What running a test case on the oracle showed, shown to every reviewer."""
+    """What running a test case on the oracle (and its alternatives) showed, shown to every
+    reviewer."""
 
     case_id: str
     round: int
     runs: list[RunResult]
     requests: list[str] = Field(default_factory=list)  # "METHOD /path" the test sent
     mutation: MutationEvidence | None = None  # None: not run (mutation off, or not passing)
+    alternatives: list[AlternativeRun] = Field(default_factory=list)  # run when it passed
+
+    @property
+    def rejects_alternative(self) -> list[AlternativeRun]:
+        """The alternatives a case that passes on the oracle fails on: it asserts more than
+        the document states (over-specified)."""
+        if not self.passed:
+            return []
+        return [a for a in self.alternatives if a.outcome != "passed"]
 
     @property
     def passed(self) -> bool:

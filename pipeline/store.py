@@ -320,10 +320,11 @@ class Store(ChairStore):
     def save_evidence(self, evidence: Evidence) -> None:
         runs = json.dumps([r.model_dump(mode="json") for r in evidence.runs])
         mutation = evidence.mutation.model_dump_json() if evidence.mutation else None
+        alternatives = json.dumps([a.model_dump(mode="json") for a in evidence.alternatives])
         with self.transaction() as conn:
             upsert(conn, "evidence", {"case_id": evidence.case_id, "round": evidence.round,
                                        "runs": runs, "requests": json.dumps(evidence.requests),
-                                       "mutation": mutation},
+                                       "mutation": mutation, "alternatives": alternatives},
                     ("case_id", "round"))
 
     def evidence_for(self, case_id: str, round: int) -> Evidence | None:
@@ -335,7 +336,8 @@ class Store(ChairStore):
         r = rows[0]
         return Evidence(case_id=r["case_id"], round=r["round"], runs=json.loads(r["runs"]),
                         requests=json.loads(r["requests"]),
-                        mutation=json.loads(r["mutation"]) if r["mutation"] else None)
+                        mutation=json.loads(r["mutation"]) if r["mutation"] else None,
+                        alternatives=json.loads(r["alternatives"] or "[]"))
 
     def save_review(self, review: Review) -> None:
         scores = review.scores.model_dump_json() if review.scores is not None else None

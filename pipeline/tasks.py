@@ -41,6 +41,13 @@ class RawTask:
         return self.dir / "tests"
 
     @property
+    def alternative_dirs(self) -> list[Path]:
+        """Independent correct implementations of the README (`alternatives/<name>/`, each
+        with the oracle's `start.sh` contract), by name."""
+        root = self.dir / "alternatives"
+        return sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+
+    @property
     def requirements(self) -> Path | None:
         path = self.oracle_dir / "requirements.txt"
         return path if path.is_file() else None

@@ -93,6 +93,9 @@ def show_cmd(case: Annotated[str, typer.Argument(metavar="CASE")], as_json: Json
         m = view.evidence.mutation
         kills = f"; kills {len(m.killed)} of {m.valid} mutants" if m else ""
         typer.echo(f"oracle runs: {runs}; requests {', '.join(view.evidence.requests)}{kills}")
+        for alt in view.evidence.alternatives:
+            last = (alt.output.strip().splitlines() or [""])[-1][:160]
+            typer.echo(f"alternative {alt.name}: {alt.outcome}" + (f" ({last})" if last else ""))
     if info["decision"]:
         d = info["decision"]
         typer.echo(f"decided: {d['decision']} by {d['chair']} at {d['submitted_at']} {d['note']}")

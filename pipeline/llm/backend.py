@@ -173,6 +173,12 @@ def evidence_text(evidence: Evidence | None, spec: Spec | None = None) -> str:
              f"Requests it sent (documented ones as their path template): "
              f"{', '.join(sent) or 'none recorded'}."]
     lines += mutation_lines(evidence)
+    if evidence.alternatives:
+        shown = ", ".join(f"{a.name!r}: {a.outcome}" for a in evidence.alternatives)
+        lines.append(f"Runs on independent correct implementations of the document (written "
+                     f"from the README alone): {shown}"
+                     + ("; failing there means it asserts what the document does not state."
+                        if evidence.rejects_alternative else "."))
     failure = failure_output(evidence)
     if failure:
         lines += ["Failure output of the first failing run:", "```", failure, "```"]
@@ -207,10 +213,15 @@ def mutation_lines(evidence: Evidence) -> list[str]:
 
 
 def failure_output(evidence: Evidence | None) -> str:
+    """The first failing run's output: on the oracle, else on an alternative (named)."""
     for run in evidence.runs if evidence is not None else []:
         if run.outcome != "passed":
             text = stable_text(run.output)[-MAX_FAILURE_CHARS:].strip()
             return text or f"(outcome {run.outcome})"
+    for alt in evidence.rejects_alternative if evidence is not None else []:
+        text = stable_text(alt.output)[-MAX_FAILURE_CHARS:].strip()
+        return (f"(passes on the oracle; on the independent correct implementation "
+                f"{alt.name!r}, {alt.outcome}:)\n{text}")
     return ""
 
 

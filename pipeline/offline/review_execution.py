@@ -76,8 +76,10 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         scores["coverage"] = max(0, scores["coverage"] - 1)
     if facts.ok:
         scores = capped(scores, caps(facts, error_test, error_code_documented(spec)))
+    if evidence.rejects_alternative:  # rubric level 0: fails on a correct implementation
+        scores["correctness"] = 0
     sentences = [
-        _runs_sentence(evidence),
+        _runs_sentence(evidence) + _alternatives_clause(evidence),
         _requests_sentence(evidence, sent, claimed, hit, undocumented, bool(documented)),
         _mutants_sentence(evidence, mutants) + _kills_clause(evidence)
         + (f"; {weak}" if weak else ""),
@@ -243,6 +245,18 @@ def _runs_sentence(evidence: Evidence) -> str:
     detail = _last_line(bad.output)
     return (f"Runs: {kind} on the oracle, passed {passed}/{n} "
             f"({', '.join(outcomes)}){': ' + detail if detail else ''}")
+
+
+def _alternatives_clause(evidence: Evidence) -> str:
+    """How the case did on the task's independent correct implementations, when it ran there."""
+    if not evidence.alternatives:
+        return ""
+    bad = evidence.rejects_alternative
+    if not bad:
+        return f"; passed on {len(evidence.alternatives)} independent correct implementation(s)"
+    detail = _last_line(bad[0].output)
+    return (f"; {bad[0].outcome} on the independent correct implementation {bad[0].name!r}"
+            f"{': ' + detail if detail else ''}: it asserts what the document does not state")
 
 
 def _requests_sentence(evidence: Evidence, sent: list[Target], claimed: list[Target],

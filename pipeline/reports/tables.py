@@ -14,6 +14,7 @@ import pandas as pd
 
 from pipeline.records import RUBRIC_DIMENSIONS
 from pipeline.rubric import rubric_hash
+from pipeline.stages.alternatives import alternative_figures
 from pipeline.stages.committed import Carried, index_row
 from pipeline.stages.mutate import suite_mutation
 from pipeline.stages.publish import accepted_cases, published_rows
@@ -32,6 +33,9 @@ TASK_COLUMNS = {
     "endpoints": "documented endpoints in README.md",
     "tests": "published (accepted) test cases",
     "mutation_score": "killed / valid mutants of the oracle by the published suite (null: none)",
+    "alternatives": "independent correct implementations every published test passes on",
+    "over_specified": "cases stopped because they failed on an independent correct "
+                      "implementation (refined, sent to the Area Chair or discarded)",
     "rubric_hash": "hash of the rubric the reviews used",
     "license": "upstream licence (collected tasks); null for expert-written ones",
     "upstream_url": "upstream repository (collected tasks)",
@@ -48,7 +52,8 @@ CASE_COLUMNS = {
     "author": "who wrote this version (provider:model, offline or human)",
     "endpoints": "documented endpoints the case targets, ';'-separated",
     "route": "accepted | area_chair | refine | discarded (latest route)",
-    "discard_reason": "low_quality | conflict | fails_on_oracle | invalid (null otherwise)",
+    "discard_reason": "low_quality | conflict | fails_on_oracle | invalid | over_specified "
+                      "(null otherwise)",
     "reason": "why it was routed so",
     "chair_decision": "the Area Chair's latest decision on this version (null: none)",
     "published": "true when the case ships in data/<split>/<id>/tests",
@@ -63,7 +68,7 @@ CASE_COLUMNS = {
 # is empty in one build (no mutants ran, no Area Chair yet) keeps its type.
 TYPES = {
     "tasks": {"difficulty_score": "float64", "endpoints": "int64", "tests": "int64",
-              "mutation_score": "float64"},
+              "mutation_score": "float64", "alternatives": "int64", "over_specified": "int64"},
     "cases": {"round": "int64", "published": "bool", "reviews": "int64",
               "mean_total": "float64", "min_total": "int64", "max_total": "int64"},
     "reviews": {"round": "int64", "total": "int64", **dict.fromkeys(RUBRIC_DIMENSIONS, "int64")},
@@ -85,6 +90,7 @@ def tasks_table(store: Store, tasks: dict[str, RawTask]) -> pd.DataFrame:
         cases = [c for c, _ in accepted_cases(store, row.id)]
         mutation = suite_mutation(store, row.id, row.input_hash or "", cases) if cases else None
         upstream = task.config.upstream
+        alternatives = alternative_figures(store, row.id, cases)
         rows.append({
             "id": row.id, "split": row.split, "language": task.config.language,
             "framework": task.config.framework, "domain": task.config.domain,
@@ -93,6 +99,8 @@ def tasks_table(store: Store, tasks: dict[str, RawTask]) -> pd.DataFrame:
             "difficulty_score": row.difficulty.score if row.difficulty else None,
             "endpoints": len(row.spec.endpoints), "tests": len(cases),
             "mutation_score": mutation["score"] if mutation else None,
+            "alternatives": alternatives["every_test_passes_on"],
+            "over_specified": alternatives["over_specified"],
             "rubric_hash": rubric_hash(),
             "license": upstream.license if upstream else None,
             "upstream_url": upstream.url if upstream else None,
@@ -117,6 +125,7 @@ def carried_tables(carried: Sequence[Carried], tasks: dict[str, RawTask]
             "source": config.source if config else None, "difficulty": row["difficulty"],
             "difficulty_score": row["difficulty_score"], "endpoints": row["endpoints"],
             "tests": row["tests"], "mutation_score": row["mutation_score"],
+            "alternatives": row["alternatives"], "over_specified": row["over_specified"],
             "rubric_hash": tj.get("rubric_hash"),
             "license": upstream.license if upstream else None,
             "upstream_url": upstream.url if upstream else None,

@@ -22,6 +22,7 @@ from pipeline.offline.strength import shape_only_code
 from pipeline.records import TASK_ID_RE, Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
 from pipeline.rubric import Routing, Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
+from pipeline.stages.alternatives import prepare_alternatives, with_alternatives
 from pipeline.stages.coverage import no_accepted_reason
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.execute import execute_cases
@@ -30,7 +31,11 @@ from pipeline.stages.human import beyond_generated, generated_kills, is_human
 from pipeline.stages.jobs import Running, no_running, run_jobs, stopping
 from pipeline.stages.limits import RunLimits
 from pipeline.stages.mutate import awaits_mutants, mutate_round
-from pipeline.stages.published_check import check_published_suite, oracle_runner
+from pipeline.stages.published_check import (
+    alternative_runners,
+    check_published_suite,
+    oracle_runner,
+)
 from pipeline.stages.resplit import locked_splits, move_task
 from pipeline.stages.round_calls import RoundContext, refine_round, review_round
 from pipeline.stages.routing import keep_human, unchanged_refine
@@ -249,6 +254,7 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
     if row is not None and apply_refines(store, row, chair_refine):
         report(task.id, "refined the case(s) the Area Chair sent back")
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
+    alternatives = prepare_alternatives(task, options.cache_dir)
     sources = SuiteSources(conftest_source(spec, task.config.port),
                            existing_conftest(task.tests_dir), existing_order(task.tests_dir))
     last = max((c.round for c in store.latest_cases(task.id)), default=0)
@@ -263,6 +269,7 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
         options.tick("review", 0, len(pending))
         evidence = execute_cases(task.oracle_dir, env.bin if env else None, to_run, sources,
                                  options.limits)
+        evidence = with_alternatives(evidence, to_run, alternatives, sources, options.limits)
         with store.transaction():
             for ev in evidence:
                 store.save_evidence(ev)
@@ -291,7 +298,9 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
     # the files publish writes, run once: a case failing only there is not published
     check_published_suite(store, task.id, sources,
                           oracle_runner(task.oracle_dir, env.bin if env else None,
-                                        options.limits), report)
+                                        options.limits), report,
+                          alternatives=alternative_runners(alternatives, options.limits),
+                          split=split)
     return _counts(store, task.id)
 
 

@@ -48,6 +48,7 @@ class CheckResult:
     startup_s: float | None = None
     tests_passed: int | None = None
     tests_total: int | None = None
+    alternatives: list[str] = field(default_factory=list)  # started and probed
 
     @property
     def ok(self) -> bool:
@@ -68,6 +69,8 @@ class CheckResult:
             parts.append(f"oracle answered in {self.startup_s:.1f}s")
         if self.tests_total is not None:
             parts.append(f"{self.tests_passed}/{self.tests_total} own tests pass")
+        if self.alternatives:
+            parts.append(f"{len(self.alternatives)} alternative(s) answered")
         warnings = sum(f.level == "warning" for f in self.findings)
         if warnings:
             parts.append(f"{warnings} warning(s)")
@@ -81,6 +84,7 @@ class CheckResult:
             "startup_s": self.startup_s,
             "tests_passed": self.tests_passed,
             "tests_total": self.tests_total,
+            "alternatives": self.alternatives,
             "findings": [
                 {"level": f.level, "path": str(f.path) if f.path else None,
                  "message": f.message}
@@ -134,10 +138,16 @@ def check_port(task: RawTask, text: str, result: CheckResult) -> None:
 
 
 def check_oracle_files(task: RawTask, result: CheckResult) -> bool:
-    script = task.start_script
     if not task.oracle_dir.is_dir():
         result.error(task.oracle_dir, "missing; put the golden implementation there")
         return False
+    return check_start_script(task.oracle_dir, result)
+
+
+def check_start_script(service_dir: Path, result: CheckResult) -> bool:
+    """The `start.sh` contract of the oracle and of every alternative."""
+    script = service_dir / "start.sh"
+    errors = len([f for f in result.findings if f.level == "error"])
     if not script.is_file():
         result.error(script, "missing; write a script that starts the service on $PORT")
         return False
@@ -146,29 +156,35 @@ def check_oracle_files(task: RawTask, result: CheckResult) -> bool:
         return False
     for number in _todo_lines(script):
         result.error(script, f"line {number}: template placeholder left; finish the script")
-    return result.ok
+    return len([f for f in result.findings if f.level == "error"]) == errors
 
 
-def check_routes(task: RawTask, spec: Spec, result: CheckResult) -> list[Endpoint]:
-    """Static route check; returns the endpoints only the running oracle can confirm."""
+def check_routes(task: RawTask, spec: Spec, result: CheckResult,
+                 service_dir: Path | None = None) -> list[Endpoint]:
+    """Static route check of the oracle (or of the alternative in `service_dir`); returns the
+    endpoints only the running service can confirm."""
     from pipeline.routes import extract_routes, match_endpoints
 
-    routes = extract_routes(task.oracle_dir)
+    where = service_dir or task.oracle_dir
+    role = "the oracle" if service_dir is None else f"the alternative {where.name!r}"
+    routes = extract_routes(where)
     if not routes:
         result.warn(
-            task.oracle_dir,
+            where,
             "no routes found by static analysis (supported: Flask, FastAPI, Django, Starlette, "
             "Spring, JAX-RS, Micronaut, Javalin, Spark, com.sun.net.httpserver); the endpoints "
-            "are checked against the running oracle only",
+            "are checked against the running service only",
         )
         return list(spec.endpoints)
     match = match_endpoints(spec.endpoints, routes)
     for endpoint in match.missing:
         result.error(
-            task.oracle_dir,
+            where,
             f"{endpoint.method} {endpoint.path} is documented in README.md but not routed by "
-            "the oracle; implement it or remove it from the README",
+            f"{role}; implement it or remove it from the README",
         )
+    if service_dir is not None:  # an alternative's extra routes are its own business
+        return [m.endpoint for m in match.matched if m.how == "prefix"]
     for route in match.undocumented:
         at = f" (line {route.line})" if route.line else ""
         result.warn(
@@ -180,17 +196,19 @@ def check_routes(task: RawTask, spec: Spec, result: CheckResult) -> list[Endpoin
 
 
 def check_probes(task: RawTask, base_url: str, endpoints: list[Endpoint],
-                 result: CheckResult) -> None:
+                 result: CheckResult, service_dir: Path | None = None) -> None:
     from pipeline.execution.probe import probe_endpoints
 
+    where = service_dir or task.oracle_dir
+    role = "oracle" if service_dir is None else f"alternative {where.name!r}"
     for probe in probe_endpoints(base_url, endpoints):
         ep = probe.endpoint
         if probe.verdict in ("not_routed", "method_not_allowed"):
-            result.error(task.oracle_dir, f"{ep.method} {ep.path} is documented in README.md "
-                         f"but the running oracle does not route it ({probe.detail}, status "
+            result.error(where, f"{ep.method} {ep.path} is documented in README.md "
+                         f"but the running {role} does not route it ({probe.detail}, status "
                          f"{probe.status}); implement it or remove it from the README")
         elif probe.verdict == "unsure":
-            result.warn(task.oracle_dir, f"{ep.method} {ep.path}: could not confirm the oracle "
+            result.warn(where, f"{ep.method} {ep.path}: could not confirm the {role} "
                         f"routes it ({probe.detail}); check it by hand")
 
 
@@ -274,4 +292,38 @@ def check_task(
     if run_oracle and files_ok:
         check_runtime(task, result, startup_timeout_s, test_timeout_s, cache_dir, run_tests,
                       to_probe)
+    for alt_dir in task.alternative_dirs:
+        if not check_start_script(alt_dir, result) or spec is None or not spec.endpoints:
+            continue
+        alt_probe = check_routes(task, spec, result, service_dir=alt_dir)
+        if run_oracle:
+            check_alternative_runtime(task, alt_dir, result, startup_timeout_s, cache_dir,
+                                      alt_probe)
     return result
+
+
+def check_alternative_runtime(task: RawTask, alt_dir: Path, result: CheckResult,
+                              startup_timeout_s: float, cache_dir: Path | None,
+                              to_probe: list[Endpoint]) -> None:
+    """Start an alternative as the build will and probe what static analysis left open."""
+    from pipeline.execution import (
+        EnvError,
+        ServiceError,
+        ensure_task_env,
+        free_port,
+        start_service,
+    )
+    from pipeline.stages.alternatives import alternative_language
+
+    try:
+        env = ensure_task_env(alt_dir, alternative_language(alt_dir, task.config.language),
+                              root=cache_dir)
+        with start_service(alt_dir, free_port(), env.bin if env else None,
+                           startup_timeout_s=startup_timeout_s) as service:
+            result.alternatives.append(alt_dir.name)
+            if to_probe:
+                check_probes(task, service.base_url, to_probe, result, service_dir=alt_dir)
+    except EnvError as exc:
+        result.error(alt_dir, str(exc))
+    except ServiceError as exc:
+        result.error(alt_dir / "start.sh", str(exc))

@@ -107,6 +107,9 @@ def index_row(task_json: dict[str, Any], split: str) -> dict[str, Any]:
         "endpoints": len(task_json.get("endpoints") or []),
         "tests": len(task_json.get("test_cases") or []),
         "mutation_score": mutation.get("score"),
+        # alternatives every published test passes on; cases they stopped as over-specified
+        "alternatives": (task_json.get("alternatives") or {}).get("every_test_passes_on", 0),
+        "over_specified": (task_json.get("alternatives") or {}).get("over_specified", 0),
         "categories": task_json.get("categories") or {},
         "path": f"{split}/{task_json['id']}",
     }

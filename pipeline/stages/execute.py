@@ -117,11 +117,11 @@ def execute_cases(
                 flag.unlink(missing_ok=True)
             log = suite / REQUEST_LOG
             log.unlink(missing_ok=True)
-            run = merge_runs(run_groups(suite, lambda group: _run_group(
+            run = merge_runs(run_groups(suite, lambda group: run_group_on(
                 oracle_dir, env_bin, suite, group, limits)))
             outcomes = run.by_id()
             for nodeid, case_id in nodeids.items():
-                results[case_id].append(_run_result(outcome_of(nodeid, outcomes), run.timed_out))
+                results[case_id].append(run_result(outcome_of(nodeid, outcomes), run.timed_out))
             if run_index == 0:
                 for nodeid, entries in _requests_by_test(log).items():
                     if nodeid in nodeids:
@@ -133,9 +133,10 @@ def execute_cases(
     ]
 
 
-def _run_group(oracle_dir: Path, env_bin: Path | None, suite: Path, group: Group,
-               limits: RunLimits) -> TestRun:
-    """One group of the suite (see `suite_runs`) against a freshly started oracle."""
+def run_group_on(oracle_dir: Path, env_bin: Path | None, suite: Path, group: Group,
+               limits: RunLimits, role: str = "the oracle") -> TestRun:
+    """One group of the suite (see `suite_runs`) against a freshly started service
+    (`oracle_dir`: the oracle, or an alternative named by `role`)."""
     # The slot first, then the port: a port is reserved for a while only, and the
     # wait for a slot under `build --jobs N` can be longer.
     with cpu_slot(), start_service(oracle_dir, free_port(), env_bin,
@@ -146,8 +147,8 @@ def _run_group(oracle_dir: Path, env_bin: Path | None, suite: Path, group: Group
         if not service.alive():
             last = (service.tail(1) or ["(no output)"])[-1][:200]
             raise ServiceError(
-                f"{oracle_dir / 'start.sh'}: the oracle exited while the tests ran "
-                f"(last log line: {last!r}); fix the oracle so it keeps serving",
+                f"{oracle_dir / 'start.sh'}: {role} exited while the tests ran "
+                f"(last log line: {last!r}); fix it so it keeps serving",
                 kind="died", path=oracle_dir / "start.sh",
             )
     return run
@@ -173,7 +174,7 @@ def outcome_of(nodeid: str, outcomes: dict[str, TestOutcome]) -> TestOutcome | N
     )
 
 
-def _run_result(outcome, run_timed_out: bool) -> RunResult:
+def run_result(outcome, run_timed_out: bool) -> RunResult:
     if outcome is None:
         status = "timeout" if run_timed_out else "error"
         why = "the run timed out before this test finished" if run_timed_out else \

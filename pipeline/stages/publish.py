@@ -16,6 +16,7 @@ from pipeline.chair.apply import chair_summary, published_views, task_counts
 from pipeline.records import TestCase
 from pipeline.rubric import rubric_hash
 from pipeline.spec import spec_json
+from pipeline.stages.alternatives import alternative_figures
 from pipeline.stages.committed import Carried, carried_outputs, index_row
 from pipeline.stages.existing import existing_conftest, existing_order
 from pipeline.stages.mutate import suite_mutation
@@ -65,6 +66,9 @@ def case_entry(store: Store, case: TestCase, route: Any,
             "round": case.round,
             "reviewers": sorted(r.reviewer for r in reviews),
             "oracle_runs": [r.outcome for r in evidence.runs] if evidence else [],
+            # runs on the task's independent correct implementations (name -> outcome)
+            "alternative_runs": {a.name: a.outcome for a in evidence.alternatives}
+            if evidence else {},
         },
     }
 
@@ -127,6 +131,7 @@ def publish(data_dir: Path, store: Store, tasks: dict[str, RawTask],
             "categories": dict(sorted(categories.items())),
             "mutation": _suite_mutation(mutation),
             "area_chair": chair_summary(task_counts(store, row)),
+            "alternatives": alternative_figures(store, row.id, cases),
             "test_cases": entries,
         }
         out_dir = data_dir / row.split / row.id

@@ -7,7 +7,8 @@ its neighbours (an upstream test asserting an empty list for a token an earlier 
 used) can pass in the build runs and fail there, where users run it. This stage runs exactly
 the files publish writes (`suites.shipped_files`) against a fresh oracle; a case that fails is
 routed as failing on the oracle with the reason, and the suite is run again without it, until
-it passes whole.
+it passes whole. The same files run once on every alternative of the task: a case that fails
+there (and not on the oracle) is over-specified (`stages.routing`).
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from pipeline.execution import run_pytest, scratch_prefix, start_service
 from pipeline.execution.ports import free_port
 from pipeline.execution.pytest_runner import TestRun
 from pipeline.records import RouteDecision, TestCase
+from pipeline.stages.alternatives import Alternative, run_on_alternative
 from pipeline.stages.execute import outcome_of
 from pipeline.stages.limits import RunLimits
 from pipeline.stages.publish import accepted_cases
+from pipeline.stages.routing import OVER_SPECIFIED
 from pipeline.store import Store
 from pipeline.suite_runs import Group, merge_runs, run_groups
 from pipeline.suites import SuiteSources, case_file, is_human_module, shipped_files, write_files
@@ -79,8 +82,11 @@ def _first_error(output: str) -> str:
 
 
 def check_published_suite(store: Store, task_id: str, sources: SuiteSources, run: Runner,
-                          report: Callable[[str, str], None] | None = None) -> list[str]:
-    """Route the accepted cases that fail in the published suite; returns their ids."""
+                          report: Callable[[str, str], None] | None = None,
+                          alternatives: dict[str, Runner] | None = None,
+                          split: str = "train") -> list[str]:
+    """Route the accepted cases that fail in the published suite, on the oracle or on an
+    alternative (`alternatives`: name -> runner); returns their ids."""
     dropped: list[str] = []
     for _ in range(MAX_PASSES):
         cases = accepted_now(store, task_id)
@@ -89,7 +95,12 @@ def check_published_suite(store: Store, task_id: str, sources: SuiteSources, run
         ours = {c.case_id for c in cases if _by_reviewers(store, c)}
         failing = {cid: why for cid, why in failing_cases(cases, sources, run).items()
                    if cid in ours}
-        if not failing:
+        over: dict[str, str] = {}
+        for name, alt_run in (alternatives or {}).items():
+            for cid, why in failing_cases(cases, sources, alt_run).items():
+                if cid in ours and cid not in failing and cid not in over:
+                    over[cid] = f"fails on the alternative {name!r}: {why}"
+        if not failing and not over:
             break
         with store.transaction():
             for case in cases:
@@ -99,11 +110,32 @@ def check_published_suite(store: Store, task_id: str, sources: SuiteSources, run
                         discard_reason="fails_on_oracle",
                         reason=f"{HUMAN_REASON if is_human_module(case) else REASON}: "
                                f"{failing[case.case_id]}"))
-        dropped += sorted(failing)
+                elif case.case_id in over:
+                    store.save_route(_over_specified(case, split, over[case.case_id]))
+        dropped += sorted({*failing, *over})
         if report is not None:
-            report(task_id, f"published suite: {len(failing)} case(s) fail on the oracle "
+            alt = f" and {len(over)} on an alternative" if over else ""
+            report(task_id, f"published suite: {len(failing)} case(s) fail on the oracle{alt} "
                             "there and are not published")
     return dropped
+
+
+def _over_specified(case: TestCase, split: str, why: str) -> RouteDecision:
+    """A case passing on the oracle and failing on an alternative in the published suite:
+    a human-written one goes to the Area Chair on verified; otherwise it is discarded."""
+    reason = f"{OVER_SPECIFIED} in the published suite: passes on the oracle, {why}"
+    if is_human_module(case) and split == "verified":
+        return RouteDecision(case_id=case.case_id, round=case.round, route="area_chair",
+                             reason=f"{reason}; a human-written test: the Area Chair decides "
+                                    "whether the document states what it asserts")
+    return RouteDecision(case_id=case.case_id, round=case.round, route="discarded",
+                         discard_reason="over_specified", reason=reason)
+
+
+def alternative_runners(alternatives: list[Alternative], limits: RunLimits) -> dict[str, Runner]:
+    """Each alternative's runner for the published suite (as on the oracle, once)."""
+    return {alt.name: (lambda suite, alt=alt: run_on_alternative(alt, suite, limits))
+            for alt in alternatives}
 
 
 def oracle_runner(oracle_dir: Path, env_bin: Path | None, limits: RunLimits) -> Runner:

@@ -63,7 +63,7 @@ def move_task(store: Store, task_id: str, split: str, rules: Routing, reviewers:
             evidence = store.evidence_for(case.case_id, case.round)
             reviews = store.reviews_for(case.case_id, case.round)
             decision = route_case(evidence, reviews, case.round, split, rules=rules,
-                                  reviewers=reviewers)
+                                  reviewers=reviewers, human=human)
             if decision.route == "refine" and last.route != "refine":
                 # decided at this round although a refine was left: the refiner could not
                 # change it (the build's `unchanged_refine`), and no build would refine it now

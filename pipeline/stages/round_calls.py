@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pipeline.backend import Backend
 from pipeline.records import Evidence, Review, RouteDecision, Spec, TestCase
 from pipeline.rubric import Routing, Rubric
+from pipeline.stages.human import is_human
 from pipeline.stages.routing import route_case
 from pipeline.store import Store
 
@@ -47,7 +48,7 @@ def review_round(cases: list[TestCase], ctx: RoundContext, backend: Backend,
     for i, got in zip(todo, fresh, strict=True):
         reviews[i] = got
     return [(case, ev, rv, route_case(ev, rv, case.round, ctx.split, rules=ctx.rules,
-                                      reviewers=ctx.reviewers))
+                                      reviewers=ctx.reviewers, human=is_human(case)))
             for case, ev, rv in zip(cases, evidence, reviews, strict=True)]
 
 

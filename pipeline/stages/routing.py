@@ -3,7 +3,11 @@
 The order of the checks is the life cycle of docs/design.md, and it matters:
 1. the execution gate first — a test that does not pass on the oracle (every run passed) is
    wrong or flaky whatever the reviewers think, so it is refined with the failure, and
-   discarded as `fails_on_oracle` once the round budget is spent;
+   discarded as `fails_on_oracle` once the round budget is spent; a test that passes there
+   but fails on an independent correct implementation of the document (an alternative) asserts
+   what the document does not state: a generated one is refined with that failure and
+   discarded as `over_specified` once the budget is spent; a human-written one goes to the
+   Area Chair with the evidence (verified) or is discarded as `over_specified` (train);
 2. three valid reviews are needed before the numbers mean anything — with fewer, a verified
    case goes to the Area Chair and a train case (no Area Chair there) is discarded `invalid`;
 3. reviewers who disagree by more than `conflict_spread` points go to the Area Chair
@@ -31,6 +35,7 @@ from pipeline.records import Evidence, Review, RouteDecision
 from pipeline.rubric import Routing
 
 _OUTPUT_CHARS = 160
+OVER_SPECIFIED = "over-specified"  # how a route's reason starts when an alternative stopped it
 
 
 def route_case(
@@ -41,9 +46,11 @@ def route_case(
     *,
     rules: Routing,
     reviewers: int,
+    human: bool = False,
 ) -> RouteDecision:
     """Route one case version from its oracle evidence and its reviews (see module doc);
-    `rules` is the rubric's routing block, `reviewers` how many reviews the backend gives."""
+    `rules` is the rubric's routing block, `reviewers` how many reviews the backend gives,
+    `human` whether the case is human-written (imported from the task's tests)."""
     max_rounds, accept_mean = rules.max_refine_rounds, rules.accept_mean
     conflict_spread = rules.conflict_spread
     if split not in ("verified", "train"):
@@ -69,6 +76,17 @@ def route_case(
             return decide("discarded", f"{failure}; no refine left (round {round} of "
                           f"{max_rounds})", "fails_on_oracle")
         return decide("refine", failure)
+
+    over = alternative_failure(evidence)
+    if over is not None:
+        if human and split == "verified":
+            return decide("area_chair", f"{over}; a human-written test: the Area Chair decides "
+                          "whether the document states what it asserts")
+        if human or last_round:
+            left = "train split has no Area Chair" if human else \
+                f"no refine left (round {round} of {max_rounds})"
+            return decide("discarded", f"{over}; {left}", "over_specified")
+        return decide("refine", over)
 
     if len(valid) < reviewers:
         why = _invalid_reason(reviews, len(valid), reviewers)
@@ -97,10 +115,12 @@ def route_case(
 def unchanged_refine(decision: RouteDecision, evidence: Evidence | None) -> RouteDecision:
     """The route of a case whose refine changed nothing: discarded now, not refined again."""
     failed = _oracle_failure(evidence) is not None
+    over = not failed and alternative_failure(evidence) is not None
     return decision.model_copy(update={
         "route": "discarded",
         "reason": f"{decision.reason}; the refiner could not change the test",
-        "discard_reason": "fails_on_oracle" if failed else "low_quality",
+        "discard_reason": "fails_on_oracle" if failed else
+        "over_specified" if over else "low_quality",
     })
 
 
@@ -191,6 +211,19 @@ def _oracle_failure(evidence: Evidence | None) -> str | None:
     if len(bad) < n:
         return f"flaky on the oracle: passed {n - len(bad)} of {n} runs ({where})"
     return f"fails on the oracle ({where})"
+
+
+def alternative_failure(evidence: Evidence | None) -> str | None:
+    """None unless the case passes on the oracle and fails on an alternative; then a sentence
+    naming the alternatives and the first failure."""
+    bad = evidence.rejects_alternative if evidence is not None else []
+    if not bad:
+        return None
+    names = ", ".join(repr(a.name) for a in bad)
+    detail = _last_line(bad[0].output)
+    return (f"{OVER_SPECIFIED}: passes on the oracle, {bad[0].outcome} on the independent correct "
+            f"implementation{'s' if len(bad) > 1 else ''} {names}"
+            + (f" ({detail})" if detail else ""))
 
 
 def _last_line(output: str) -> str:

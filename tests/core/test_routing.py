@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.records import Evidence, Review, RunResult, Scores
+from pipeline.records import AlternativeRun, Evidence, Review, RunResult, Scores
 from pipeline.rubric import load_rubric
 from pipeline.stages import routing
 
@@ -303,3 +303,41 @@ def test_accepted_human_test_that_checks_only_shape_goes_to_the_area_chair_on_ve
     assert keep_human(accepted, "verified", ["app.py:9:return:1"], shape_only=True) == accepted
     # one that checks values stays accepted
     assert keep_human(accepted, "verified", [], shape_only=False) == accepted
+
+
+# --- over-specified: passes on the oracle, fails on an alternative ---------------------------
+
+def over_specified(round: int = 0) -> Evidence:
+    return passed(round).model_copy(update={"alternatives": [
+        AlternativeRun(name="a", outcome="passed"),
+        AlternativeRun(name="b", outcome="failed", output="E   assert 422 == 400")]})
+
+
+def test_over_specified_generated_case_is_refined_with_the_failure() -> None:
+    d = route((9, 9, 9), evidence=over_specified())
+    assert d.route == "refine"
+    assert "'b'" in d.reason and "assert 422 == 400" in d.reason and "'a'" not in d.reason
+
+
+def test_over_specified_generated_case_without_rounds_left_is_discarded() -> None:
+    d = route((9, 9, 9), round=5, evidence=over_specified(5))
+    assert (d.route, d.discard_reason) == ("discarded", "over_specified")
+
+
+def test_over_specified_human_case_goes_to_the_chair_on_verified_only() -> None:
+    chair = route((9, 9, 9), evidence=over_specified(), human=True)
+    assert chair.route == "area_chair" and "Area Chair" in chair.reason
+    train = route((9, 9, 9), split="train", evidence=over_specified(), human=True)
+    assert (train.route, train.discard_reason) == ("discarded", "over_specified")
+
+
+def test_a_case_passing_on_every_alternative_is_routed_on_its_reviews() -> None:
+    ev = passed().model_copy(update={"alternatives": [AlternativeRun(name="a",
+                                                                    outcome="passed")]})
+    assert route((8, 8, 8), evidence=ev).route == "accepted"
+
+
+def test_unchanged_refine_of_an_over_specified_case_names_the_reason() -> None:
+    ev = over_specified()
+    d = routing.unchanged_refine(route((9, 9, 9), evidence=ev), ev)
+    assert (d.route, d.discard_reason) == ("discarded", "over_specified")

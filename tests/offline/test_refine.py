@@ -9,7 +9,15 @@ import pytest
 
 from pipeline.offline.generate import generate_cases
 from pipeline.offline.refine import refine_case, response_assertions
-from pipeline.records import Endpoint, Evidence, Review, RunResult, Spec, TestCase
+from pipeline.records import (
+    AlternativeRun,
+    Endpoint,
+    Evidence,
+    Review,
+    RunResult,
+    Spec,
+    TestCase,
+)
 from pipeline.spec import load_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -204,3 +212,55 @@ def test_refine_asserts_a_documented_constant_of_a_health_answer() -> None:
 def test_refine_adds_no_value_the_document_does_not_give() -> None:
     case = _case(SHAPE_HEALTH.replace("/health", "/items/1"), "test_health")
     assert refine_case(case, None, [], VALUE_SPEC) is case
+
+
+def _over_specified(output: str) -> Evidence:
+    """Passed on the oracle, failed on the alternative 'a' with `output`."""
+    return Evidence(case_id="t::x", round=0,
+                    runs=[RunResult(outcome="passed"), RunResult(outcome="passed")],
+                    alternatives=[AlternativeRun(name="a", outcome="failed", output=output)])
+
+
+REFUSAL = '''def test_create_item_without_name_is_refused(base_url, session):
+    refused = session.post(f"{base_url}/items", json={})
+    assert refused.status_code == 400
+    created = session.post(f"{base_url}/items", json={"name": "Widget"})
+    assert created.status_code == 201
+    assert created.json()["name"] == "Widget"
+'''
+
+
+def test_refine_loosens_a_status_an_alternative_answers_otherwise_to_its_class() -> None:
+    """400 on the oracle, 422 on the alternative, no code in the document: any 4xx."""
+    out = _failure("assert refused.status_code == 400", "assert 422 == 400",
+                   " +  where 422 = <Response [422]>.status_code")
+    case = _case(REFUSAL, "test_create_item_without_name_is_refused")
+    refined = refine_case(case, _over_specified(out), [_review("fails on an alternative")],
+                          SPEC)
+    assert "assert 400 <= refused.status_code < 500" in refined.code
+    assert "assert refused.status_code == 400" not in refined.code
+    assert 'assert created.json()["name"] == "Widget"' in refined.code  # the rest stays
+    assert "independent correct implementation" in refined.rebuttal[0].changed
+
+
+def test_refine_drops_a_status_the_alternative_answers_in_another_class() -> None:
+    out = _failure("assert refused.status_code == 400", "assert 201 == 400",
+                   " +  where 201 = <Response [201]>.status_code")
+    case = _case(REFUSAL, "test_create_item_without_name_is_refused")
+    refined = refine_case(case, _over_specified(out), [], SPEC)
+    assert "refused.status_code" not in refined.code.split("created =")[0].split("json={})")[1]
+    assert "assert created.status_code == 201" in refined.code
+
+
+def test_refine_drops_a_value_check_only_the_oracle_meets() -> None:
+    code = '''def test_first_item_has_id_one(base_url, session):
+    created = session.post(f"{base_url}/items", json={"name": "Widget"})
+    assert created.status_code == 201
+    assert created.json()["id"] == 1
+    assert created.json()["name"] == "Widget"
+'''
+    out = _failure('assert created.json()["id"] == 1', "assert 'f3a9' == 1")
+    refined = refine_case(_case(code, "test_first_item_has_id_one"), _over_specified(out), [],
+                          SPEC)
+    assert '["id"] == 1' not in refined.code
+    assert 'assert created.json()["name"] == "Widget"' in refined.code
