@@ -181,54 +181,6 @@ class TestLikesAPI:
         video_likes = [like for like in data['likes'] if like['content_type'] == 'video']
         assert len(video_likes) >= 1
 
-    def test_like_workflow_complete(self):
-        content_id = "test_workflow_like_content"
-        content_type = "post"
-
-        like_data = {
-            "content_id": content_id,
-            "content_type": content_type,
-            "action": "like"
-        }
-        response = requests.post(
-            f"{self.BASE_URL}/likes",
-            json=like_data,
-            headers=self.get_auth_headers()
-        )
-        assert response.status_code == 201
-        like_id = response.json()['id']
-
-        response = requests.get(
-            f"{self.BASE_URL}/likes/history",
-            headers=self.get_auth_headers()
-        )
-        assert response.status_code == 200
-        likes = response.json()['likes']
-        like_ids = [like['id'] for like in likes]
-        assert like_id in like_ids
-
-        response = requests.get(f"{self.BASE_URL}/likes/stats/{content_id}")
-        assert response.status_code == 200
-        stats = response.json()
-        assert stats['total_likes'] >= 1
-
-        unlike_data = {
-            "content_id": content_id,
-            "content_type": content_type,
-            "action": "unlike"
-        }
-        response = requests.post(
-            f"{self.BASE_URL}/likes",
-            json=unlike_data,
-            headers=self.get_auth_headers()
-        )
-        assert response.status_code == 201
-
-        response = requests.get(f"{self.BASE_URL}/likes/stats/{content_id}")
-        assert response.status_code == 200
-        stats = response.json()
-        assert stats['total_unlikes'] >= 1
-
     def test_large_pagination_limit(self):
         response = requests.get(
             f"{self.BASE_URL}/likes/history?limit=1000",
