@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.execution import ServiceError, ensure_task_env, scratch_prefix
+from pipeline.execution import ensure_task_env, scratch_prefix
 from pipeline.execution.pytest_runner import TestRun
 from pipeline.records import AlternativeRun, Evidence, TestCase
 from pipeline.stages.execute import outcome_of, run_group_on, run_result, write_suite
@@ -43,22 +43,11 @@ def alternative_language(alt_dir: Path, default: str) -> str:
     return default
 
 
-def missing_start(alt_dir: Path) -> str | None:
-    """The one-line reason an alternative folder cannot be started, None when it can be."""
-    if not (alt_dir / "start.sh").is_file():
-        return (f"{alt_dir / 'start.sh'}: missing; an alternative keeps the oracle's start.sh "
-                "contract (add it, or remove the folder)")
-    return None
-
-
 def prepare_alternatives(task: RawTask, cache_dir: Path | None) -> list[Alternative]:
-    """Each alternative with its environment; raises ServiceError (the build fails that task)
-    for one that cannot be started."""
+    """Each alternative with its environment (its start.sh was checked by the static part of
+    `check` before the build; one that does not start raises ServiceError when run)."""
     out = []
     for alt_dir in task.alternative_dirs:
-        reason = missing_start(alt_dir)
-        if reason is not None:
-            raise ServiceError(reason, kind="missing", path=alt_dir / "start.sh")
         env = ensure_task_env(alt_dir, alternative_language(alt_dir, task.config.language),
                               root=cache_dir)
         out.append(Alternative(alt_dir.name, alt_dir, env.bin if env else None))
