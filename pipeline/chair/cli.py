@@ -67,7 +67,7 @@ def show_cmd(case: Annotated[str, typer.Argument(metavar="CASE")], as_json: Json
              data: DataOpt = Path("data")) -> None:
     """One case: its code, the three reviews, the oracle evidence, decisions (stale too)."""
     from pipeline.chair.core import ChairError
-    from pipeline.chair.service import case_json, load_case
+    from pipeline.chair.service import case_json, load_case, passage_json, readme_passages
 
     with _store(data) as store:
         try:
@@ -75,8 +75,10 @@ def show_cmd(case: Annotated[str, typer.Argument(metavar="CASE")], as_json: Json
         except ChairError as exc:
             fail(str(exc))
     info = case_json(view)
+    passages = readme_passages(data, view)
     if as_json:
-        emit_json(info | {"code": view.case.code, "reviews": [
+        emit_json(info | {"code": view.case.code, "passages": [passage_json(p) for p in passages],
+                          "reviews": [
             r.model_dump(mode="json") for r in view.reviews],
             "evidence": view.evidence.model_dump(mode="json") if view.evidence else None})
         return
@@ -84,6 +86,18 @@ def show_cmd(case: Annotated[str, typer.Argument(metavar="CASE")], as_json: Json
                f"state {info['state']}; endpoints {', '.join(info['endpoints']) or '-'}")
     typer.echo(f"triage: {info['triage']}")
     typer.echo(view.case.code.rstrip())
+    for p in passages:
+        if p.kind == "endpoint":
+            typer.echo(f"README on {p.about} (lines {p.lines[0][0]}-{p.lines[-1][0]}):")
+            typer.echo("  " + p.text.replace("\n", "\n  "))
+        elif not p.stated:
+            typer.echo(f"README on {p.about}: not stated")
+        elif p.within:
+            typer.echo(f"README on {p.about}: line {p.lines[0][0]}, in {', '.join(p.within)}")
+        else:
+            more = f" (and {p.more} more)" if p.more else ""
+            typer.echo(f"README on {p.about}: " + "; ".join(
+                f"line {n}: {t.strip()}" for n, t in p.lines) + more)
     for r in view.reviews:
         total = r.scores.total if r.scores else "failed"
         typer.echo(f"- {r.reviewer}: {total} {r.scores.model_dump() if r.scores else ''} "

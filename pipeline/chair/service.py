@@ -26,6 +26,7 @@ from pipeline.chair.core import (
 from pipeline.chair.files import append_decision
 from pipeline.records import Evidence, Review, RouteDecision, Scores, TestCase
 from pipeline.rubric import load_rubric
+from pipeline.spec.passages import Passage, case_passages
 from pipeline.store import AreaChairDecision, Store, TaskRow
 
 LEASE = timedelta(minutes=15)
@@ -234,6 +235,22 @@ def case_json(view: CaseView) -> dict[str, Any]:
         "decision": decision_json(view.decision) if view.decision else None,
         "stale": [decision_json(d) for d in view.stale],
     }
+
+
+def readme_passages(data_dir: Path, view: CaseView) -> list[Passage]:
+    """The requirement document's passages on the case's endpoints and on each literal its
+    assertions compare with (a literal the document does not state is listed as such)."""
+    readme = data_dir / "raw" / view.task.id / "README.md"
+    if not readme.is_file():
+        return []
+    return case_passages(readme.read_text(encoding="utf-8"), view.task.spec,
+                         list(view.case.endpoints), view.case.code)
+
+
+def passage_json(p: Passage) -> dict[str, Any]:
+    return {"kind": p.kind, "about": p.about, "stated": p.stated,
+            "lines": [{"line": n, "text": t} for n, t in p.lines], "more": p.more,
+            "within": list(p.within)}
 
 
 def decision_json(d: AreaChairDecision) -> dict[str, Any]:

@@ -27,7 +27,7 @@ import json
 import logging
 import re
 from collections.abc import Iterator
-from functools import cache, lru_cache
+from functools import cache
 
 import jinja2
 
@@ -59,6 +59,7 @@ from pipeline.records import (
     TestCase,
 )
 from pipeline.rubric import Rubric
+from pipeline.spec.passages import endpoint_excerpt
 
 log = logging.getLogger("pipeline.llm")
 CATEGORY_HELP = {
@@ -72,7 +73,6 @@ CATEGORY_HELP = {
                    "update, delete...), asserting every step.",
 }
 MAX_FAILURE_CHARS = 4000
-MAX_EXCERPT_LINES = 60
 
 
 @cache
@@ -103,32 +103,9 @@ def render(template: str, **ctx: object) -> list[Message]:
 
 
 def readme_excerpt(readme: str, endpoint: Endpoint, spec: Spec | None = None) -> str:
-    """The document's text on an endpoint: the heading above its first mention, then from
-    that mention to the next endpoint's or the next heading (bounded); empty when unknown."""
-    return _excerpt(readme, endpoint.line,
-                    frozenset(e.line for e in spec.endpoints) if spec else frozenset())
-
-
-@lru_cache(maxsize=1024)
-def _excerpt(readme: str, line: int, endpoint_lines: frozenset[int]) -> str:
-    """Cached: each review prompt of a round shows its endpoints' excerpts, and splitting the
-    whole document into lines for each was a tenth of a round's prompt making."""
-    lines = readme.splitlines()
-    if not 0 < line <= len(lines):
-        return ""
-    first = line - 1
-    head = first
-    while head > 0 and not lines[head].startswith("#"):
-        head -= 1
-    starts = {n - 1 for n in endpoint_lines if n - 1 > first}
-    end = first + 1
-    while end < len(lines) and end - first < MAX_EXCERPT_LINES and end not in starts \
-            and not lines[end].startswith("#"):
-        end += 1
-    body = lines[first:end]
-    if head != first and lines[head].startswith("#"):
-        body = [lines[head], "", *body] if head + 1 < first else lines[head:end]
-    return "\n".join(body).strip()
+    """The document's text on an endpoint (spec.passages' one rule); empty when unknown."""
+    return endpoint_excerpt(readme, endpoint.line,
+                            frozenset(e.line for e in spec.endpoints) if spec else frozenset())
 
 
 _VOLATILE = [  # run-to-run noise in pytest output that would defeat the response cache

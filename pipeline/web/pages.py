@@ -1,5 +1,5 @@
 """What the Area Chair pages show, built from the store: queue rows, and for one case its
-highlighted code, README excerpt, reviews, evidence and earlier rounds with diffs."""
+highlighted code, README passages, reviews, evidence and earlier rounds with diffs."""
 
 from __future__ import annotations
 
@@ -13,12 +13,11 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import DiffLexer, PythonLexer
 
-from pipeline.chair.service import CaseView, QueueItem
+from pipeline.chair.service import CaseView, QueueItem, readme_passages
 from pipeline.records import RUBRIC_DIMENSIONS
 from pipeline.store import Store
 
 _FORMATTER = HtmlFormatter(cssclass="hl")
-EXCERPT_LINES = 30
 
 
 def code_html(code: str, lexer: Any = None) -> Markup:
@@ -39,27 +38,6 @@ def queue_context(store: Store, items: list[QueueItem], task: str, state: str,
              "stale": len(i.view.stale)} for i in items]
     return {"rows": rows, "tasks": [t.id for t in store.tasks()], "task": task,
             "state": state, "q": q, "states": ["waiting", "claimed", "decided", "stale", "all"]}
-
-
-def readme_excerpt(data_dir: Path, view: CaseView) -> str:
-    """The requirement document's lines about the case's endpoints (from where the spec saw
-    each endpoint named, up to the next heading)."""
-    readme = data_dir / "raw" / view.task.id / "README.md"
-    if view.task.spec is None or not readme.is_file():
-        return ""
-    lines = readme.read_text(encoding="utf-8").splitlines()
-    wanted = set(view.case.endpoints)
-    parts: list[str] = []
-    for ep in view.task.spec.endpoints:
-        if f"{ep.method} {ep.path}" not in wanted or ep.line <= 0:
-            continue
-        chunk = [lines[ep.line - 1]]
-        for text in lines[ep.line:ep.line - 1 + EXCERPT_LINES]:
-            if text.startswith("#"):
-                break
-            chunk.append(text)
-        parts.append("\n".join(chunk).rstrip())
-    return "\n\n…\n\n".join(parts)
 
 
 def _default_scores(view: CaseView) -> dict[str, int]:
@@ -91,7 +69,7 @@ def case_context(store: Store, data_dir: Path, view: CaseView,
         "view": view, "case": view.case, "triage": view.triage(), "state": view.state,
         "code": code_html(view.case.code),
         "prelude": code_html(view.case.prelude) if view.case.prelude else None,
-        "styles": style_defs(), "excerpt": readme_excerpt(data_dir, view),
+        "styles": style_defs(), "passages": readme_passages(data_dir, view),
         "reviews": view.reviews, "evidence": view.evidence, "mutation": mutation,
         "history": history, "decision": view.decision, "stale": view.stale,
         "last": view.decision.id if view.decision else 0, "version": view.version.token,

@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.records import Evidence, MutationEvidence, Review, RouteDecision, RunResult, Scores
+from pipeline.records import (
+    AlternativeRun,
+    Evidence,
+    MutationEvidence,
+    Review,
+    RouteDecision,
+    RunResult,
+    Scores,
+)
 from pipeline.records import TestCase as Case
 from pipeline.spec import load_spec
 from pipeline.store import Store
@@ -16,6 +24,8 @@ from pipeline.store import Store
 TASK = "ping"
 INPUT_HASH = "input-1"
 XSS = "</pre><script>window.pwned = 1</script>"
+UNSTATED = '\n            assert response.headers.get("X-Served-By") == "ping-1"'
+ALT_FAILURE = "AssertionError: assert None == 'ping-1'"
 
 
 def code(name: str, extra: str = "") -> str:
@@ -51,13 +61,17 @@ def seed(store: Store, data: Path, input_hash: str = INPUT_HASH) -> None:
     spec = load_spec(data / "raw" / TASK / "README.md")
     store.upsert_task(TASK, input_hash=input_hash, split="verified", state="done", spec=spec)
     for name, (scores, kills, route) in CASES.items():
-        extra = f"  # {XSS}" if name == "test_a" else ""
+        extra = {"test_a": f"  # {XSS}",  # test_b asserts what the README does not state
+                 "test_b": UNSTATED}.get(name, "")
         case = Case(case_id=f"{TASK}::{name}", task_id=TASK, round=0, category="api_compliance",
                     name=name, code=code(name, extra), endpoints=["GET /ping"])
         store.save_case(case)
         store.save_evidence(Evidence(
             case_id=case.case_id, round=0, runs=[RunResult(outcome="passed", output="1 passed")],
-            requests=["GET /ping"], mutation=MutationEvidence(
+            requests=["GET /ping"], alternatives=[AlternativeRun(
+                name="a", outcome="failed" if name == "test_b" else "passed",
+                output=ALT_FAILURE if name == "test_b" else "1 passed")],
+            mutation=MutationEvidence(
                 valid=5, killed=[f"server.py:{i}:op:0" for i in range(kills)])))
         for reviewer, s in zip(REVIEWERS, scores, strict=True):
             store.save_review(Review(case_id=case.case_id, round=0, reviewer=reviewer,

@@ -86,10 +86,28 @@ def test_a_chair_decides_by_keyboard_and_a_second_session_cannot_overwrite(serve
             bob.goto(alice.url)
             assert "claimed by alice" in bob.inner_text("#claimed")
 
+            passage = alice.locator('#passages .passage[data-about="GET /ping"]')
+            assert 'Returns `{"pong": true}` with status `200`' in passage.inner_text()
+            assert "in the passage of GET /ping" in alice.inner_text(
+                '#passages tr.literal[data-about="200"]')
+
             alice.keyboard.press("a")
             alice.wait_for_url(f"{base}/?done=*")
             assert alice.inner_text("#n-waiting") == "1"
             assert alice.locator(f'#queue tr[data-href="{href_a}"]').count() == 0
+
+            # the other case asserts a header the README never names, and fails on the
+            # independent implementation: both are in front of the chair, beside the oracle
+            alice.keyboard.press("Enter")
+            alice.wait_for_url("**/case/**test_b")
+            unstated = alice.locator("#passages tr.literal.unstated")
+            assert sorted(unstated.evaluate_all("rows => rows.map(r => r.dataset.about)")) == [
+                "'X-Served-By'", "'ping-1'"]
+            assert "not in the README" in unstated.first.inner_text()
+            assert alice.inner_text('#alternatives tr[data-impl="oracle"]') == "oracle\tpassed"
+            assert "failed" in alice.inner_text('#alternatives tr[data-impl="a"]')
+            assert "assert None == 'ping-1'" in alice.inner_text("#alternatives details")
+            alice.goto(f"{base}/")
 
             bob.keyboard.press("a")  # his page still shows the case as undecided
             bob.wait_for_selector("#message")

@@ -45,6 +45,24 @@ def test_queue_show_decide_and_publish(chair_data) -> None:
     assert json.loads(out)["state"] == "chair_refine"
 
 
+def test_show_gives_the_readme_passages_and_the_alternatives_runs(chair_data) -> None:
+    data, _ = chair_data
+    code, out, _ = run(data, "chair", "show", B)
+    assert code == 0
+    assert "README on GET /ping (lines 5-7):" in out and 'Returns `{"pong": true}`' in out
+    assert "README on 200: line 7, in GET /ping" in out
+    assert "README on 'X-Served-By': not stated" in out
+    assert "README on 'ping-1': not stated" in out
+    assert "alternative a: failed (AssertionError: assert None == 'ping-1')" in out
+    code, out, _ = run(data, "chair", "show", B, "--json")
+    passages = {p["about"]: p for p in json.loads(out)["passages"]}
+    assert passages["GET /ping"]["lines"][0] == {"line": 5, "text": "### GET /ping"}
+    assert passages["200"]["within"] == ["GET /ping"] and passages["200"]["stated"]
+    assert passages["'ping-1'"]["stated"] is False
+    code, out, _ = run(data, "chair", "show", A)
+    assert "not stated" not in out and "alternative a: passed" in out
+
+
 def test_bad_decisions_are_one_line_errors(chair_data) -> None:
     data, _ = chair_data
     for args, needle in [
