@@ -135,13 +135,16 @@ def test_every_task_is_written_with_tests_in_three_categories(built: Path) -> No
             assert read_lock(RAW.parent / "splits.lock")[task_id].split == split
 
 
-def _by_hand(out_dir: Path):  # noqa: ANN202
-    """Runs one group of an output task's tests against a fresh start of its oracle."""
+def _by_hand(out_dir: Path, service: Path | None = None):  # noqa: ANN202
+    """Runs one group of an output task's tests against a fresh start of its oracle (or of
+    another implementation of the task: `service`)."""
     task = load_task(RAW / out_dir.name)
-    env = ensure_task_env(task.oracle_dir, task.config.language)
+    service = service or task.oracle_dir
+    language = "python" if (service / "requirements.txt").is_file() else task.config.language
+    env = ensure_task_env(service, language)
 
     def one(group: tuple[str, ...]) -> TestRun:
-        with start_service(task.oracle_dir, free_port(), env.bin if env else None) as svc:
+        with start_service(service, free_port(), env.bin if env else None) as svc:
             return run_pytest(out_dir / "tests", svc.base_url, 300, extra_args=group)
 
     return one
@@ -160,6 +163,25 @@ def test_accepted_tests_pass_when_run_by_hand_against_their_oracles(built: Path)
         # away any case that failed there (stages.published_check)
         failures += [f"{out_dir.name}: {t.nodeid}" for t in run.tests if t.outcome != "passed"]
     assert failures == []
+
+
+def test_every_verified_task_has_an_alternative_every_published_test_passes_on(
+        built: Path) -> None:
+    """An independent correct implementation (data/raw/<id>/alternatives/<name>/) runs the
+    published suite as evaluate would: a test failing there rejects a correct solution."""
+    failures, tried = [], 0
+    for task_json in sorted(built.glob("*/*/task.json")):
+        out_dir = task_json.parent
+        alternatives = sorted(p for p in (RAW / out_dir.name / "alternatives").glob("*")
+                              if (p / "start.sh").is_file())
+        if out_dir.parent.name == "verified":
+            assert alternatives, f"{out_dir.name}: a verified task without an alternative"
+        for alt in alternatives:
+            tried += 1
+            run = merge_runs(run_groups(out_dir / "tests", _by_hand(out_dir, alt)))
+            failures += [f"{out_dir.name} on alternatives/{alt.name}: {t.nodeid}"
+                         for t in run.tests if t.outcome != "passed"]
+    assert tried and failures == []
 
 
 def published_test_names(tests_dir: Path) -> list[str]:
