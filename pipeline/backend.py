@@ -32,6 +32,14 @@ class Backend(Protocol):
         """The next version of a case (round + 1), repairing what the evidence names."""
         ...
 
+    writes_implementations: bool  # whether `implement` can (a model can; offline cannot)
+
+    def implement(self, task_id: str, spec: Spec, readme: str,
+                  count: int) -> list[dict[str, str] | None]:
+        """`count` implementations of the README written from it alone, each as its files
+        (path -> content), None where one could not be written (`build --alternatives K`)."""
+        ...
+
 
 class OfflineBackend:
     """Spec-driven generator, three evidence-based reviewers, evidence-driven refine."""
@@ -55,3 +63,9 @@ class OfflineBackend:
         from pipeline.offline.refine import refine_case
 
         return refine_case(case, evidence, reviews, spec, note)
+
+    writes_implementations = False  # no model: `build --alternatives K` is refused up front
+
+    def implement(self, task_id: str, spec: Spec, readme: str,
+                  count: int) -> list[dict[str, str] | None]:
+        return [None] * count

@@ -28,7 +28,7 @@ def _console() -> Console:
 
 def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = False,
               fallback: bool = False, batch: bool = False, check: bool = False,
-              jobs: int = 1, cpu_budget: int | None = None) -> None:
+              jobs: int = 1, cpu_budget: int | None = None, suspects: int = 0) -> None:
     """Build, then publish (or with `check`, compare the committed outputs instead)."""
     from pipeline.chair.core import ChairError
     from pipeline.chair.files import sync_decisions
@@ -82,7 +82,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
         startup_timeout_s=settings.startup_timeout_s, test_timeout_s=settings.test_timeout_s,
         case_timeout_s=settings.case_timeout_s, mutation_cap=settings.mutation_cap,
         mutation_jobs=settings.mutation_jobs,
-        cache_dir=settings.cache_dir, only=only, jobs=jobs,
+        cache_dir=settings.cache_dir, only=only, jobs=jobs, suspects=suspects,
     )
     if bars is not None:
         options.tick = bars.tick

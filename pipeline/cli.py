@@ -211,6 +211,10 @@ def build(
     cpu_budget: Annotated[int | None, typer.Option("--cpu-budget", help="Services "
                                                    "(with their tests) run at once across "
                                                    "all tasks; default: cores.")] = None,
+    alternatives: Annotated[int, typer.Option(
+        "--alternatives", min=0, metavar="K", help="With model keys: the generator model "
+        "writes K implementations of each README; a case failing on one that passes 90% of "
+        "the task's other accepted cases goes to review (never discarded for it).")] = 0,
 ) -> None:
     """Run every stage on data/raw and write data/verified and data/train (resumable)."""
     from pipeline.build_ui import run_build
@@ -224,7 +228,7 @@ def build(
     try:
         select_tasks(data / "raw", only)  # an unknown --task fails before any work
         run_build(data, only, state_db(data), offline=offline, fallback=fallback, batch=batch,
-                  check=check, jobs=jobs, cpu_budget=cpu_budget)
+                  check=check, jobs=jobs, cpu_budget=cpu_budget, suspects=alternatives)
     except (LockError, TaskError) as exc:
         fail(str(exc))
     except (OSError, sqlite3.Error) as exc:

@@ -236,6 +236,9 @@ class AlternativeRun(BaseModel):
     name: str
     outcome: str  # passed | failed | error | skipped | timeout
     output: str = ""
+    # written by the generator model from the README alone (`build --alternatives K`): a
+    # suspect, not a reference; its failures are evidence for review, never a discard
+    suspect: bool = False
 
 
 class Evidence(BaseModel):
@@ -255,7 +258,14 @@ class Evidence(BaseModel):
         the document states (over-specified)."""
         if not self.passed:
             return []
-        return [a for a in self.alternatives if a.outcome != "passed"]
+        return [a for a in self.alternatives if a.outcome != "passed" and not a.suspect]
+
+    @property
+    def fails_on_suspects(self) -> list[AlternativeRun]:
+        """The model-written implementations a case that passes on the oracle fails on."""
+        if not self.passed:
+            return []
+        return [a for a in self.alternatives if a.outcome != "passed" and a.suspect]
 
     @property
     def passed(self) -> bool:

@@ -109,7 +109,8 @@ def show_cmd(case: Annotated[str, typer.Argument(metavar="CASE")], as_json: Json
         typer.echo(f"oracle runs: {runs}; requests {', '.join(view.evidence.requests)}{kills}")
         for alt in view.evidence.alternatives:
             last = (alt.output.strip().splitlines() or [""])[-1][:160]
-            typer.echo(f"alternative {alt.name}: {alt.outcome}" + (f" ({last})" if last else ""))
+            kind = "model-written (a suspect)" if alt.suspect else "alternative"
+            typer.echo(f"{kind} {alt.name}: {alt.outcome}" + (f" ({last})" if last else ""))
     if info["decision"]:
         d = info["decision"]
         typer.echo(f"decided: {d['decision']} by {d['chair']} at {d['submitted_at']} {d['note']}")

@@ -38,6 +38,7 @@ from pipeline.llm.schemas import (
     EXTRA_IMPORTS,
     HEADER_IMPORTS,
     GenerateOutput,
+    ImplementOutput,
     RefineOutput,
     ReviewOutput,
     check_review,
@@ -150,12 +151,19 @@ def evidence_text(evidence: Evidence | None, spec: Spec | None = None) -> str:
              f"Requests it sent (documented ones as their path template): "
              f"{', '.join(sent) or 'none recorded'}."]
     lines += mutation_lines(evidence)
-    if evidence.alternatives:
-        shown = ", ".join(f"{a.name!r}: {a.outcome}" for a in evidence.alternatives)
+    references = [a for a in evidence.alternatives if not a.suspect]
+    if references:
+        shown = ", ".join(f"{a.name!r}: {a.outcome}" for a in references)
         lines.append(f"Runs on independent correct implementations of the document (written "
                      f"from the README alone): {shown}"
                      + ("; failing there means it asserts what the document does not state."
                         if evidence.rejects_alternative else "."))
+    suspects = [a for a in evidence.alternatives if a.suspect]
+    if suspects:
+        shown = ", ".join(f"{a.name!r}: {a.outcome}" for a in suspects)
+        lines.append(f"Runs on implementations a model wrote from the README alone (suspects, "
+                     f"not references: either the test or the model's reading may be wrong): "
+                     f"{shown}.")
     failure = failure_output(evidence)
     if failure:
         lines += ["Failure output of the first failing run:", "```", failure, "```"]
@@ -199,6 +207,10 @@ def failure_output(evidence: Evidence | None) -> str:
         text = stable_text(alt.output)[-MAX_FAILURE_CHARS:].strip()
         return (f"(passes on the oracle; on the independent correct implementation "
                 f"{alt.name!r}, {alt.outcome}:)\n{text}")
+    for alt in evidence.fails_on_suspects if evidence is not None else []:
+        text = stable_text(alt.output)[-MAX_FAILURE_CHARS:].strip()
+        return (f"(passes on the oracle; on the model-written implementation {alt.name!r}, a "
+                f"suspect, {alt.outcome}:)\n{text}")
     return ""
 
 
@@ -318,6 +330,30 @@ class LLMBackend:
                     origin="generated", author=self.settings.generator))
         # never an empty suite: endpoints the model wrote nothing for get the offline fallback
         return cases + fill_uncovered(task_id, spec, cases, "auth_headers" in fixtures)
+
+    # --- implementations (`build --alternatives K`) ------------------------------------------
+
+    writes_implementations = True
+
+    def implement(self, task_id: str, spec: Spec, readme: str,
+                  count: int) -> list[dict[str, str] | None]:
+        """`count` implementations of the README by the generator model, each as its files
+        (path -> content); None where the call failed (logged). The variant number is in the
+        prompt, so each is its own request (and cache entry)."""
+        calls = [Call(self._request(self.settings.generator, "implement", render(
+            "implement.j2", readme=readme.strip(), variant=i, count=count)), ImplementOutput,
+            context={"task_id": task_id}, meta={"variant": i}) for i in range(1, count + 1)]
+        self._batch(calls)
+        out: list[dict[str, str] | None] = []
+        for call, done in zip(calls, self.client.complete_all(calls), strict=True):
+            if not done.ok or not isinstance(done.value, ImplementOutput):
+                log.warning("implementation %d of %s failed: %s", call.meta["variant"],
+                            task_id, done.error)
+                out.append(None)
+                continue
+            out.append({f.path: f.content for f in done.value.files}
+                       | {"NOTES.md": done.value.notes})
+        return out
 
     # --- review -----------------------------------------------------------------------------
 

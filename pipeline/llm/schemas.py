@@ -5,6 +5,7 @@ description, so a range is only trusted after `model_validate`).
 Public API:
 - `ReviewOutput` (rationale + the four rubric scores, ranges from `records.Scores`)
 - `GeneratedTest`, `GenerateOutput`, `RefineOutput` (with `RefineAnswer`s: the rebuttal)
+- `ImplementOutput`: the files of an implementation written from the README alone
 - `check_review(output, rubric)`: the scores against the rubric's own ranges (ValueError)
 - `parse_output(text, parsed, schema)`: the validated model from a response, or ValueError
 """
@@ -63,6 +64,20 @@ class GeneratedTest(_SchemaOnce):
 class GenerateOutput(_SchemaOnce):
     model_config = ConfigDict(extra="forbid")
     tests: list[GeneratedTest]
+
+
+class ImplementedFile(_SchemaOnce):
+    model_config = ConfigDict(extra="forbid")
+    path: str = Field(description="Path relative to the service's folder, e.g. app.py.")
+    content: str = Field(description="The whole file.")
+
+
+class ImplementOutput(_SchemaOnce):
+    """A service written from the README alone (`build --alternatives K`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    files: list[ImplementedFile]
+    notes: str = Field(description="The choices made where the document leaves one open.")
 
 
 class RefineAnswer(_SchemaOnce):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.execution import ensure_task_env, scratch_prefix
+from pipeline.execution import ServiceError, ensure_task_env, scratch_prefix
 from pipeline.execution.pytest_runner import TestRun
 from pipeline.records import AlternativeRun, Evidence, TestCase
 from pipeline.stages.execute import outcome_of, run_group_on, run_result, write_suite
@@ -32,6 +32,7 @@ class Alternative:
     name: str
     dir: Path
     env_bin: Path | None
+    suspect: bool = False  # model-written (`stages.suspects`): evidence, not a reference
 
 
 def alternative_language(alt_dir: Path, default: str) -> str:
@@ -75,12 +76,20 @@ def with_alternatives(evidence: list[Evidence], cases: list[TestCase],
         suite = Path(tmp)
         nodeids = write_suite(suite, todo, sources)
         for alt in alternatives:
-            run = run_on_alternative(alt, suite, limits)
+            try:
+                run = run_on_alternative(alt, suite, limits)
+            except ServiceError as exc:
+                if not alt.suspect:  # a bundled alternative must serve: the task fails
+                    raise
+                for case_id in nodeids.values():  # a model's code may not: it is a suspect
+                    runs[case_id].append(AlternativeRun(name=alt.name, outcome="error",
+                                                        output=str(exc), suspect=True))
+                continue
             outcomes = run.by_id()
             for nodeid, case_id in nodeids.items():
                 result = run_result(outcome_of(nodeid, outcomes), run.timed_out)
                 runs[case_id].append(AlternativeRun(name=alt.name, outcome=result.outcome,
-                                                    output=result.output))
+                                                    output=result.output, suspect=alt.suspect))
     return [ev.model_copy(update={"alternatives": runs[ev.case_id]})
             if ev.case_id in runs else ev for ev in evidence]
 
@@ -97,11 +106,19 @@ def alternative_figures(store: Store, task_id: str, cases: list[TestCase]) -> di
     how many of them every published case passed, how many cases they stopped."""
     passed: list[set[str]] = []
     names: set[str] = set()
+    suspects: set[str] = set()
+    failing_on_suspects = 0
     for case in cases:
         ev = store.evidence_for(case.case_id, case.round)
         runs = ev.alternatives if ev is not None else []
-        names |= {a.name for a in runs}
-        passed.append({a.name for a in runs if a.outcome == "passed"})
-    return {"names": sorted(names),
-            "every_test_passes_on": min((len(p) for p in passed), default=0),
-            "over_specified": over_specified_stops(store, task_id)}
+        names |= {a.name for a in runs if not a.suspect}
+        suspects |= {a.name for a in runs if a.suspect}
+        passed.append({a.name for a in runs if a.outcome == "passed" and not a.suspect})
+        failing_on_suspects += bool(ev is not None and ev.fails_on_suspects)
+    figures: dict[str, Any] = {
+        "names": sorted(names), "every_test_passes_on": min((len(p) for p in passed), default=0),
+        "over_specified": over_specified_stops(store, task_id)}
+    if suspects:  # `build --alternatives K` only: the offline outputs keep their shape
+        figures["suspects"] = {"names": sorted(suspects),
+                               "published_tests_failing_on_one": failing_on_suspects}
+    return figures

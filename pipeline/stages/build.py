@@ -41,6 +41,7 @@ from pipeline.stages.round_calls import RoundContext, refine_round, review_round
 from pipeline.stages.routing import keep_human, unchanged_refine
 from pipeline.stages.selection import select_tasks, static_check
 from pipeline.stages.splitlock import AutoTask
+from pipeline.stages.suspects import prepare_suspects, review_suspects, suspects_root
 from pipeline.stages.taskstate import current_runner
 from pipeline.store import Store
 from pipeline.suites import SuiteSources, conftest_source
@@ -74,6 +75,7 @@ class BuildOptions:
     case_timeout_s: float = 30.0
     mutation_cap: int = 16
     mutation_jobs: int | None = None
+    suspects: int = 0  # `--alternatives K`: implementations the generator model writes
     cache_dir: Path | None = None
     only: list[str] | None = None
     backend: Backend = field(default_factory=OfflineBackend)
@@ -178,6 +180,10 @@ def reviewer_count(backend: Backend) -> int:
 
 
 def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResult]:
+    if options.suspects and not options.backend.writes_implementations:
+        raise TaskError(f"--alternatives {options.suspects} asks the generator model to write "
+                        "implementations from each README: it needs the llm mode (provider keys "
+                        "set, no --offline); the offline mode writes none, so leave it out")
     dirs = select_tasks(options.data_dir / "raw", options.only)  # unknown ids: TaskError
     failed: list[TaskResult] = []
     prepared = prepare(dirs, store, report, failed)
@@ -185,7 +191,8 @@ def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResul
     rubric = load_rubric()
     rules = routing_rules(rubric, options)
     extra = (f"{code_fingerprint()}:{rubric_hash()}:{rules.max_refine_rounds}:{options.runs}:"
-             f"{options.backend.name}:mutants={options.mutation_cap}")
+             f"{options.backend.name}:mutants={options.mutation_cap}"
+             + (f":suspects={options.suspects}" if options.suspects else ""))
     options.tick("tasks", 0, len(prepared))
 
     def one(item: Prepared) -> TaskResult:
@@ -255,6 +262,10 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
         report(task.id, "refined the case(s) the Area Chair sent back")
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
     alternatives = prepare_alternatives(task, options.cache_dir)
+    suspects = prepare_suspects(
+        task, spec, readme, options.backend, options.suspects,
+        suspects_root(options.data_dir, task.id, digest), options.cache_dir,
+        options.startup_timeout_s, report) if options.suspects else []
     sources = SuiteSources(conftest_source(spec, task.config.port),
                            existing_conftest(task.tests_dir), existing_order(task.tests_dir))
     last = max((c.round for c in store.latest_cases(task.id)), default=0)
@@ -269,7 +280,8 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
         options.tick("review", 0, len(pending))
         evidence = execute_cases(task.oracle_dir, env.bin if env else None, to_run, sources,
                                  options.limits)
-        evidence = with_alternatives(evidence, to_run, alternatives, sources, options.limits)
+        evidence = with_alternatives(evidence, to_run, alternatives + suspects, sources,
+                                     options.limits)
         with store.transaction():
             for ev in evidence:
                 store.save_evidence(ev)
@@ -280,6 +292,8 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
         ctx = RoundContext(spec, readme, split, rubric, routing_rules(rubric, options),
                            reviewer_count(options.backend))
         decided = review_round(pending, ctx, options.backend, store)  # one batch of calls
+        if suspects:
+            decided = review_suspects(decided, store, task.id, split)
         refining = [d for d in decided if d[3].route == "refine"]
         prefetch(options.backend, "prefetch_refines",
                  [(c, ev, rv, None) for c, ev, rv, _ in refining], spec, readme)

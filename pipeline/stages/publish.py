@@ -67,8 +67,13 @@ def case_entry(store: Store, case: TestCase, route: Any,
             "reviewers": sorted(r.reviewer for r in reviews),
             "oracle_runs": [r.outcome for r in evidence.runs] if evidence else [],
             # runs on the task's independent correct implementations (name -> outcome)
-            "alternative_runs": {a.name: a.outcome for a in evidence.alternatives}
+            "alternative_runs": {a.name: a.outcome for a in evidence.alternatives
+                                 if not a.suspect}
             if evidence else {},
+            # and on the model-written ones (`build --alternatives K`): evidence, not verdicts
+            **({"suspect_runs": suspects} if (suspects := {
+                a.name: a.outcome for a in (evidence.alternatives if evidence else [])
+                if a.suspect}) else {}),
         },
     }
 

@@ -226,6 +226,46 @@ def alternative_failure(evidence: Evidence | None) -> str | None:
             + (f" ({detail})" if detail else ""))
 
 
+SUSPECT = "suspect"  # how a route's reason starts when a model-written implementation sent it
+SUSPECT_CREDIBLE = 0.9  # share of the task's other accepted cases a suspect must pass
+SUSPECT_MINIMUM = 5  # other accepted cases run on it, fewer is too few to judge it by
+
+
+def suspect_failure(evidence: Evidence | None, others: Sequence[Evidence]) -> str | None:
+    """None unless the case passes on the oracle and fails on a model-written implementation
+    (`build --alternatives K`) that passes at least `SUSPECT_CREDIBLE` of `others` (the task's
+    other accepted cases, at least `SUSPECT_MINIMUM` of them run on it); then why."""
+    for run in evidence.fails_on_suspects if evidence is not None else []:
+        ran = [a for ev in others for a in ev.alternatives if a.suspect and a.name == run.name]
+        passed = sum(a.outcome == "passed" for a in ran)
+        if len(ran) >= SUSPECT_MINIMUM and passed >= SUSPECT_CREDIBLE * len(ran):
+            detail = _last_line(run.output)
+            return (f"{SUSPECT}: passes on the oracle, {run.outcome} on {run.name!r}, an "
+                    f"implementation the generator model wrote from the README that passes "
+                    f"{passed} of the task's {len(ran)} other accepted cases"
+                    + (f" ({detail})" if detail else ""))
+    return None
+
+
+def route_with_suspects(decision: RouteDecision, evidence: Evidence | None,
+                        others: Sequence[Evidence], split: str) -> RouteDecision:
+    """An accepted case a credible suspect fails goes to review with that evidence: the Area
+    Chair on verified; on train (no Area Chair) the reviewers, who saw the runs, decided.
+    A suspect never discards a case: it is a model's reading, not a reference."""
+    if decision.route != "accepted":
+        return decision
+    why = suspect_failure(evidence, others)
+    if why is None:
+        return decision
+    if split == "verified":
+        return decision.model_copy(update={
+            "route": "area_chair",
+            "reason": f"{why}; the Area Chair decides whether the document states what it "
+                      f"asserts ({decision.reason})"})
+    return decision.model_copy(update={
+        "reason": f"{decision.reason}; {why} (train: the reviewers saw the runs)"})
+
+
 def _last_line(output: str) -> str:
     """The most telling line of pytest output: the last `E ` assertion line, else the last."""
     lines = [ln.strip() for ln in output.splitlines() if ln.strip()]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.records import AlternativeRun, Evidence, Review, RunResult, Scores
+from pipeline.records import AlternativeRun, Evidence, Review, RouteDecision, RunResult, Scores
 from pipeline.rubric import load_rubric
 from pipeline.stages import routing
 
@@ -341,3 +341,53 @@ def test_unchanged_refine_of_an_over_specified_case_names_the_reason() -> None:
     ev = over_specified()
     d = routing.unchanged_refine(route((9, 9, 9), evidence=ev), ev)
     assert (d.route, d.discard_reason) == ("discarded", "over_specified")
+
+
+# --- model-written implementations (`build --alternatives K`): suspects, not references ------
+
+def on_suspect(outcome: str, name: str = "m1", case: str = CASE) -> Evidence:
+    return passed().model_copy(update={"case_id": case, "alternatives": [
+        AlternativeRun(name=name, outcome=outcome, output="E   assert 'x' == 'y'", suspect=True)]})
+
+
+def accepted() -> RouteDecision:
+    return RouteDecision(case_id=CASE, round=0, route="accepted", reason="mean 9 >= 7",
+                         mean=9.0, spread=0)
+
+
+def others(passing: int, failing: int) -> list[Evidence]:
+    return [on_suspect("passed", case=f"t::p{i}") for i in range(passing)] + \
+        [on_suspect("failed", case=f"t::f{i}") for i in range(failing)]
+
+
+def test_a_suspect_failure_is_not_over_specified_and_never_discards() -> None:
+    ev = on_suspect("failed")
+    assert ev.rejects_alternative == [] and [a.name for a in ev.fails_on_suspects] == ["m1"]
+    assert routing.alternative_failure(ev) is None
+    assert route((9, 9, 9), evidence=ev).route == "accepted"  # the reviewers' route stands
+
+
+def test_a_credible_suspect_sends_an_accepted_case_to_the_area_chair_on_verified() -> None:
+    d = routing.route_with_suspects(accepted(), on_suspect("failed"), others(9, 1), "verified")
+    assert d.route == "area_chair" and d.discard_reason is None
+    assert d.reason.startswith("suspect: passes on the oracle, failed on 'm1'")
+    assert "passes 9 of the task's 10 other accepted cases" in d.reason
+    kept = routing.route_with_suspects(accepted(), on_suspect("failed"), others(9, 1), "train")
+    assert kept.route == "accepted" and "train: the reviewers saw the runs" in kept.reason
+
+
+@pytest.mark.parametrize(("passing", "failing"), [(8, 2), (4, 0), (0, 0)])
+def test_a_suspect_that_fails_much_or_ran_little_is_not_credible(passing: int,
+                                                                 failing: int) -> None:
+    d = routing.route_with_suspects(accepted(), on_suspect("failed"),
+                                    others(passing, failing), "verified")
+    assert d == accepted()
+
+
+def test_only_accepted_cases_are_reconsidered_and_other_suspects_do_not_count() -> None:
+    refine = accepted().model_copy(update={"route": "refine"})
+    assert routing.route_with_suspects(refine, on_suspect("failed"), others(10, 0),
+                                       "verified") == refine
+    other_name = [on_suspect("passed", name="m2", case=f"t::q{i}") for i in range(10)]
+    assert routing.route_with_suspects(accepted(), on_suspect("failed"), other_name,
+                                       "verified") == accepted()
