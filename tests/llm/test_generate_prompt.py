@@ -41,3 +41,36 @@ def test_generate_prompt_shows_one_weak_and_one_strong_example() -> None:
     compares = [n for n in ast.walk(strong) if isinstance(n, ast.Compare)
                 and isinstance(n.left, ast.ListComp)]
     assert compares, "the strong example compares the listed ids with the created one"
+
+
+GENERIC_SEGMENTS = {"api", "v1", "v2", "auth", "login", "logout", "register", "me", "token",
+                    "refresh", "health", "status", "batch", "items", "users", "r"}
+
+
+def bundled_vocabulary() -> tuple[set[str], set[str]]:
+    """The bundled tasks' own path segments (their resources) and their ids."""
+    from pathlib import Path
+
+    from pipeline.spec import load_spec
+
+    raw = Path(__file__).resolve().parents[2] / "data" / "raw"
+    segments: set[str] = set()
+    for readme in raw.glob("*/README.md"):
+        for ep in load_spec(readme).endpoints:
+            segments |= {p for p in ep.path.strip("/").split("/")
+                         if p and p[0] not in "{<" and p not in GENERIC_SEGMENTS}
+    return segments, {p.parent.name for p in raw.glob("*/task.toml")}
+
+
+def test_no_prompt_names_a_bundled_tasks_resource_or_id() -> None:
+    """The prompts' examples come from a domain no task has: an example of a verified task's
+    own endpoints would teach the model that task's answers."""
+    from pipeline.paths import PROMPTS_DIR
+
+    segments, ids = bundled_vocabulary()
+    assert "books" in segments and "library-books" in ids  # the vocabulary is read
+    for prompt in sorted(PROMPTS_DIR.glob("*.j2")):
+        text = prompt.read_text(encoding="utf-8")
+        named = sorted(s for s in segments if re.search(rf"/{re.escape(s)}\b", text))
+        named += sorted(i for i in ids if i in text)
+        assert named == [], f"{prompt.name} names {named}"
