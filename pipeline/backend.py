@@ -32,6 +32,28 @@ class Backend(Protocol):
         """The next version of a case (round + 1), repairing what the evidence names."""
         ...
 
+    def review_many(self, items: list[tuple[TestCase, Evidence | None]], spec: Spec,
+                    readme: str, rubric: Rubric) -> list[list[Review]]:
+        """`review` of every case of a round, in order (a model backend sends them at once)."""
+        ...
+
+    def refine_many(self, items: list[tuple[TestCase, Evidence | None, list[Review],
+                                            str | None]], spec: Spec,
+                    readme: str) -> list[TestCase]:
+        """`refine` of every (case, evidence, reviews, note) of a round, in order."""
+        ...
+
+    def prefetch_reviews(self, items: list[tuple[TestCase, Evidence | None]], spec: Spec,
+                         readme: str, rubric: Rubric) -> None:
+        """Batch mode: answer a round's reviews in provider batch jobs first (then cached)."""
+        ...
+
+    def prefetch_refines(self, items: list[tuple[TestCase, Evidence | None, list[Review],
+                                                 str | None]], spec: Spec,
+                         readme: str) -> None:
+        """Batch mode: the same for a round's refines."""
+        ...
+
     writes_implementations: bool  # whether `implement` can (a model can; offline cannot)
 
     def implement(self, task_id: str, spec: Spec, readme: str,
@@ -63,6 +85,24 @@ class OfflineBackend:
         from pipeline.offline.refine import refine_case
 
         return refine_case(case, evidence, reviews, spec, note)
+
+    def review_many(self, items: list[tuple[TestCase, Evidence | None]], spec: Spec,
+                    readme: str, rubric: Rubric) -> list[list[Review]]:
+        return [self.review(case, ev, spec, readme, rubric) for case, ev in items]
+
+    def refine_many(self, items: list[tuple[TestCase, Evidence | None, list[Review],
+                                            str | None]], spec: Spec,
+                    readme: str) -> list[TestCase]:
+        return [self.refine(c, ev, rv, spec, readme, note=note) for c, ev, rv, note in items]
+
+    def prefetch_reviews(self, items: list[tuple[TestCase, Evidence | None]], spec: Spec,
+                         readme: str, rubric: Rubric) -> None:
+        return None  # nothing to batch: the offline reviewers answer at once
+
+    def prefetch_refines(self, items: list[tuple[TestCase, Evidence | None, list[Review],
+                                                 str | None]], spec: Spec,
+                         readme: str) -> None:
+        return None
 
     writes_implementations = False  # no model: `build --alternatives K` is refused up front
 

@@ -174,11 +174,6 @@ def routing_rules(rubric: Rubric, options: BuildOptions) -> Routing:
     return rubric.routing.model_copy(update={"max_refine_rounds": options.max_rounds})
 
 
-def reviewer_count(backend: Backend) -> int:
-    """How many reviews a case gets: the backend's number, three when it does not say."""
-    return int(getattr(backend, "reviewer_count", 3))
-
-
 def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResult]:
     if options.suspects and not options.backend.writes_implementations:
         raise TaskError(f"--alternatives {options.suspects} asks the generator model to write "
@@ -211,7 +206,7 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     row = store.get_task(task.id)
     if row is not None and row.input_hash == digest and row.split not in (None, split):
         rerouted = move_task(store, task.id, split, routing_rules(rubric, options),
-                             reviewer_count(options.backend))
+                             options.backend.reviewer_count)
         report(task.id, f"moved from {row.split} to {split}: {rerouted} case(s) routed anew, "
                "nothing else redone")
     if row is not None and row.input_hash == digest and row.state == "done" \
@@ -287,16 +282,17 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
                 store.save_evidence(ev)
         options.tick("execute", len(to_run), 0)
         mutate(task, pending, digest, sources, env.bin if env else None, options, store, report)
-        prefetch(options.backend, "prefetch_reviews",
-                 [(c, store.evidence_for(c.case_id, rnd)) for c in pending], spec, readme, rubric)
+        options.backend.prefetch_reviews(
+            [(c, store.evidence_for(c.case_id, rnd)) for c in pending], spec, readme, rubric)
         ctx = RoundContext(spec, readme, split, rubric, routing_rules(rubric, options),
-                           reviewer_count(options.backend))
+                           options.backend.reviewer_count)
         decided = review_round(pending, ctx, options.backend, store)  # one batch of calls
         if suspects:
             decided = review_suspects(decided, store, task.id, split)
         refining = [d for d in decided if d[3].route == "refine"]
-        prefetch(options.backend, "prefetch_refines",
-                 [(c, ev, rv, None) for c, ev, rv, _ in refining], spec, readme)
+        if refining:
+            options.backend.prefetch_refines([(c, ev, rv, None) for c, ev, rv, _ in refining],
+                                             spec, readme)
         refines = refine_round(decided, ctx, options.backend)  # then the refines together
         generated = generated_kills(store, task.id, decided)
         for (case, evidence, reviews, decision), refined in zip(decided, refines, strict=True):
@@ -316,14 +312,6 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
                           alternatives=alternative_runners(alternatives, options.limits),
                           split=split)
     return _counts(store, task.id)
-
-
-def prefetch(backend: Backend, method: str, items: list, *args: object) -> None:
-    """Batch mode: let a backend answer a whole round in provider batch jobs first (the
-    per-case calls that follow then hit its cache). Backends without it skip this."""
-    fn = getattr(backend, method, None)
-    if fn is not None and items:
-        fn(items, *args)
 
 
 def mutate(task: RawTask, pending: list[TestCase], digest: str, sources: SuiteSources,
@@ -353,7 +341,7 @@ def review_and_route(
 ) -> tuple[TestCase, Evidence | None, list[Review], RouteDecision]:
     """One case's reviews (model calls, outside any transaction) and routing decision."""
     ctx = RoundContext(spec, readme, split, rubric, routing_rules(rubric, options),
-                       reviewer_count(options.backend))
+                       options.backend.reviewer_count)
     return review_round([case], ctx, options.backend, store)[0]
 
 

@@ -56,10 +56,7 @@ def review_many(backend: Backend, items: list[tuple[TestCase, Evidence | None]],
                 ctx: RoundContext) -> list[list[Review]]:
     if not items:
         return []
-    many = getattr(backend, "review_many", None)
-    if many is not None:
-        return many(items, ctx.spec, ctx.readme, ctx.rubric)
-    return [backend.review(case, ev, ctx.spec, ctx.readme, ctx.rubric) for case, ev in items]
+    return backend.review_many(items, ctx.spec, ctx.readme, ctx.rubric)
 
 
 def refine_round(decided: list[Decided], ctx: RoundContext,
@@ -71,11 +68,7 @@ def refine_round(decided: list[Decided], ctx: RoundContext,
     out: list[TestCase | None] = [None] * len(decided)
     if not items:
         return out
-    many = getattr(backend, "refine_many", None)
-    if many is not None:
-        refined = many(items, ctx.spec, ctx.readme)
-    else:
-        refined = [backend.refine(c, ev, rv, ctx.spec, ctx.readme) for c, ev, rv, _ in items]
+    refined = backend.refine_many(items, ctx.spec, ctx.readme)
     for i, case in zip(todo, refined, strict=True):
         out[i] = case
     return out
