@@ -345,9 +345,13 @@ class Store(ChairStore):
             upsert(conn, "reviews", {**review.model_dump(), "scores": scores},
                     ("case_id", "round", "reviewer"))
 
-    def reviews_for(self, case_id: str, round: int) -> list[Review]:
+    def reviews_for(self, case_id: str, round: int, *, as_given: bool = False) -> list[Review]:
+        """By reviewer name; `as_given`: in the order the backend gave them (as first saved),
+        the order a route's reason lists their totals in, so a decision made again from the
+        store (a resumed round, `resplit`) reads as the build's did."""
+        order = "rowid" if as_given else "reviewer"
         return [review_row(r) for r in self._query(
-            "SELECT * FROM reviews WHERE case_id = ? AND round = ? ORDER BY reviewer",
+            f"SELECT * FROM reviews WHERE case_id = ? AND round = ? ORDER BY {order}",
             (case_id, round),
         )]
 

@@ -38,10 +38,10 @@ from pipeline.stages.published_check import (
 )
 from pipeline.stages.resplit import locked_splits, move_task
 from pipeline.stages.round_calls import RoundContext, refine_round, review_round
-from pipeline.stages.routing import keep_human, unchanged_refine
+from pipeline.stages.routing import CaseFacts, decide
 from pipeline.stages.selection import select_tasks, static_check
 from pipeline.stages.splitlock import AutoTask
-from pipeline.stages.suspects import prepare_suspects, review_suspects, suspects_root
+from pipeline.stages.suspects import accepted_evidence, prepare_suspects, suspects_root
 from pipeline.stages.taskstate import current_runner
 from pipeline.store import Store
 from pipeline.suites import SuiteSources, conftest_source
@@ -287,22 +287,27 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
         ctx = RoundContext(spec, readme, split, rubric, routing_rules(rubric, options),
                            options.backend.reviewer_count)
         decided = review_round(pending, ctx, options.backend, store)  # one batch of calls
-        if suspects:
-            decided = review_suspects(decided, store, task.id, split)
+        accepted = accepted_evidence(decided, store, task.id) if suspects else None
         refining = [d for d in decided if d[3].route == "refine"]
         if refining:
             options.backend.prefetch_refines([(c, ev, rv, None) for c, ev, rv, _ in refining],
                                              spec, readme)
         refines = refine_round(decided, ctx, options.backend)  # then the refines together
         generated = generated_kills(store, task.id, decided)
-        for (case, evidence, reviews, decision), refined in zip(decided, refines, strict=True):
-            if refined is not None \
-                    and (refined.code, refined.prelude) == (case.code, case.prelude):
-                decision, refined = unchanged_refine(decision, evidence), None
-            if is_human(case):
-                decision = keep_human(decision, split,
-                                      beyond_generated(case, evidence, generated), reviews,
-                                      shape_only=shape_only_code(case.code, case.name))
+        for (case, evidence, reviews, _), refined in zip(decided, refines, strict=True):
+            unchanged = refined is not None \
+                and (refined.code, refined.prelude) == (case.code, case.prelude)
+            human = is_human(case)
+            facts = CaseFacts(
+                human=human, refine_unchanged=unchanged,
+                beyond=beyond_generated(case, evidence, generated) if human else (),
+                shape_only=human and shape_only_code(case.code, case.name),
+                suspect_others=None if accepted is None else
+                [ev for cid, ev in accepted.items() if cid != case.case_id])
+            decision = decide(evidence, reviews, case.round, split, rules=ctx.rules,
+                              reviewers=ctx.reviewers, facts=facts)
+            if unchanged:
+                refined = None
             save_outcome(case, reviews, decision, refined, store)
             options.tick("review", 1, 0)
     # the files publish writes, run once: a case failing only there is not published

@@ -15,7 +15,7 @@ from pipeline.offline.strength import shape_only_code
 from pipeline.rubric import Routing
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.human import beyond_generated, generated_kills, is_human
-from pipeline.stages.routing import keep_human, route_case, unchanged_refine
+from pipeline.stages.routing import CaseFacts, decide
 from pipeline.stages.splitlock import (
     LOCK_NAME,
     AutoTask,
@@ -61,19 +61,17 @@ def move_task(store: Store, task_id: str, split: str, rules: Routing, reviewers:
             if last is None or last.round != case.round or not (human or _split_dependent(last)):
                 continue  # a human test's every route may depend on the split (keep_human)
             evidence = store.evidence_for(case.case_id, case.round)
-            reviews = store.reviews_for(case.case_id, case.round)
-            decision = route_case(evidence, reviews, case.round, split, rules=rules,
-                                  reviewers=reviewers, human=human)
-            if decision.route == "refine" and last.route != "refine":
-                # decided at this round although a refine was left: the refiner could not
-                # change it (the build's `unchanged_refine`), and no build would refine it now
-                decision = unchanged_refine(decision, evidence)
-            if human:  # the build's rule: human work is not dropped by a move
-                if generated is None:
-                    generated = generated_kills(store, task_id, ())
-                decision = keep_human(decision, split,
-                                      beyond_generated(case, evidence, generated), reviews,
-                                      shape_only=shape_only_code(case.code, case.name))
+            reviews = store.reviews_for(case.case_id, case.round, as_given=True)
+            if human and generated is None:
+                generated = generated_kills(store, task_id, ())
+            # decided at this round although a refine was left: the refiner could not change
+            # it, and no build would refine it now
+            facts = CaseFacts(
+                human=human, refine_unchanged=last.route != "refine",
+                beyond=beyond_generated(case, evidence, generated) if human else (),
+                shape_only=human and shape_only_code(case.code, case.name))
+            decision = decide(evidence, reviews, case.round, split, rules=rules,
+                              reviewers=reviewers, facts=facts)
             if (decision.route, decision.discard_reason) != (last.route, last.discard_reason):
                 store.save_route(decision)
                 changed += 1

@@ -42,7 +42,7 @@ def review_round(cases: list[TestCase], ctx: RoundContext, backend: Backend,
     """Each case with its evidence, reviews (stored ones reused when complete) and the pure
     routing decision, in the order of `cases`."""
     evidence = [store.evidence_for(c.case_id, c.round) for c in cases]
-    reviews = [store.reviews_for(c.case_id, c.round) for c in cases]
+    reviews = [store.reviews_for(c.case_id, c.round, as_given=True) for c in cases]
     todo = [i for i, got in enumerate(reviews) if len(got) < ctx.reviewers]
     fresh = review_many(backend, [(cases[i], evidence[i]) for i in todo], ctx)
     for i, got in zip(todo, fresh, strict=True):

@@ -30,6 +30,7 @@ either, so editing the rubric changes what is accepted, not only what reviewers 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pipeline.records import Evidence, Review, RouteDecision
 from pipeline.rubric import Routing
@@ -110,6 +111,37 @@ def route_case(
         return decide("discarded", f"{why}; no refine left (round {round} of {max_rounds})",
                       "low_quality")
     return decide("refine", why)
+
+
+@dataclass(frozen=True)
+class CaseFacts:
+    """What a case version's route depends on besides its evidence and reviews."""
+
+    human: bool = False  # imported from the task's tests (human work: `keep_human`)
+    refine_unchanged: bool = False  # a refine was asked and handed back the very same test
+    beyond: Sequence[str] = ()  # human: mutants it kills that no accepted generated test kills
+    shape_only: bool = False  # human: asserts only status codes, keys or types
+    suspect_others: Sequence[Evidence] | None = None  # the task's other accepted cases'
+    # evidence, when model-written implementations ran (`route_with_suspects`)
+
+
+def decide(evidence: Evidence | None, reviews: list[Review], round: int, split: str, *,
+           rules: Routing, reviewers: int, facts: CaseFacts = CaseFacts()) -> RouteDecision:
+    """The one decision of a case version's route: the build, `resplit` and every other
+    writer of a route come here. `route_case` from the evidence and the reviews, then in
+    order: a refine that changed nothing discards (`unchanged_refine`), human work is kept
+    (`keep_human`), a credible model-written implementation sends to review
+    (`route_with_suspects`)."""
+    decision = route_case(evidence, reviews, round, split, rules=rules, reviewers=reviewers,
+                          human=facts.human)
+    if facts.refine_unchanged and decision.route == "refine":
+        decision = unchanged_refine(decision, evidence)
+    if facts.human:
+        decision = keep_human(decision, split, facts.beyond, reviews,
+                              shape_only=facts.shape_only)
+    if facts.suspect_others is not None:
+        decision = route_with_suspects(decision, evidence, facts.suspect_others, split)
+    return decision
 
 
 def unchanged_refine(decision: RouteDecision, evidence: Evidence | None) -> RouteDecision:

@@ -23,7 +23,6 @@ from pipeline.backend import Backend
 from pipeline.execution import EnvError, ServiceError, ensure_task_env, free_port, start_service
 from pipeline.records import Evidence, Review, RouteDecision, Spec, TestCase
 from pipeline.stages.alternatives import Alternative
-from pipeline.stages.routing import route_with_suspects
 from pipeline.store import Store
 from pipeline.tasks import RawTask
 
@@ -121,11 +120,10 @@ def prepare_suspects(task: RawTask, spec: Spec, readme: str, backend: Backend, c
     return out
 
 
-def review_suspects(decided: list[Decided], store: Store, task_id: str,
-                    split: str) -> list[Decided]:
-    """A round's decisions with `routing.route_with_suspects` applied: each accepted case is
-    judged against the suspects' runs on the task's other accepted cases (earlier rounds'
-    and this round's)."""
+def accepted_evidence(decided: list[Decided], store: Store,
+                      task_id: str) -> dict[str, Evidence]:
+    """The evidence of the task's accepted cases, earlier rounds' and this round's, by case:
+    what a suspect's credibility is judged on (`routing.route_with_suspects`)."""
     accepted: dict[str, Evidence] = {}
     for case in store.latest_cases(task_id):
         route = store.latest_route(case.case_id)
@@ -135,13 +133,7 @@ def review_suspects(decided: list[Decided], store: Store, task_id: str,
     for case, ev, _, decision in decided:
         if decision.route == "accepted" and ev is not None:
             accepted[case.case_id] = ev
-    out = []
-    for case, ev, reviews, decision in decided:
-        others = [e for cid, e in accepted.items() if cid != case.case_id]
-        out.append((case, ev, reviews, route_with_suspects(decision, ev, others, split)))
-    return out
-
-
+    return accepted
 def _write(folder: Path, files: dict[str, str]) -> None:
     for path, content in files.items():
         target = folder / path
