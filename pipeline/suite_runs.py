@@ -55,12 +55,26 @@ def suite_groups(suite: Path) -> list[Group]:
     return groups
 
 
+def task_test_files(tests_dir: Path) -> list[Path]:
+    """A raw task's human-written test files: `tests/test_*.py`, in name order. The one rule
+    for what the build imports as cases, `check` runs and a group is made of."""
+    return sorted(tests_dir.glob("test_*.py")) if tests_dir.is_dir() else []
+
+
+def nested_test_files(tests_dir: Path) -> list[Path]:
+    """Test files below `tests/`'s subfolders: not a task's tests (`check` warns of them)."""
+    top = set(task_test_files(tests_dir))
+    return sorted(p for p in tests_dir.rglob("test_*.py")
+                  if p not in top and "__pycache__" not in p.parts) if tests_dir.is_dir() else []
+
+
 def file_groups(tests_dir: Path) -> list[Group]:
-    """A raw task's own tests/ (human files only, at any depth): each file alone, in path
-    order, as the selection arguments of `suite_groups`."""
+    """A raw task's own tests/ (`task_test_files`): each file alone, in path order, as the
+    selection arguments of `suite_groups`; files in subfolders never run."""
     tests_dir = tests_dir.resolve()
-    files = sorted(p for p in tests_dir.rglob("test_*.py") if "__pycache__" not in p.parts)
-    return [tuple(f"--ignore={other}" for other in files if other != path) for path in files]
+    files, nested = task_test_files(tests_dir), nested_test_files(tests_dir)
+    return [tuple(f"--ignore={other}" for other in sorted(nested + files) if other != path)
+            for path in files]
 
 
 def run_groups(suite: Path, run_one: Callable[[Group], TestRun]) -> list[TestRun]:

@@ -15,6 +15,7 @@ from typing import Literal
 
 from pipeline.records import Endpoint, Spec
 from pipeline.scaffold import TODO_MARK
+from pipeline.suite_runs import nested_test_files, task_test_files
 from pipeline.tasks import RawTask, TaskError, load_task
 
 
@@ -236,7 +237,7 @@ def check_runtime(task: RawTask, result: CheckResult, startup_timeout_s: float,
             result.startup_s = round(time.monotonic() - started, 2)
             if to_probe:
                 check_probes(task, service.base_url, to_probe, result)
-        if run_tests and any(task.tests_dir.glob("**/test_*.py")):
+        if run_tests and task_test_files(task.tests_dir):
             check_tests(task, env.bin if env else None, startup_timeout_s, test_timeout_s,
                         result)
     except ServiceError as exc:
@@ -285,6 +286,9 @@ def check_task(
         result.findings.append(Finding("error", None, str(exc)))
         return result
     spec = check_readme(task, result)
+    for nested in nested_test_files(task.tests_dir):
+        result.warn(nested, "not one of the task's tests (only tests/test_*.py are imported "
+                    "and run); move it up to tests/ if it is one")
     files_ok = check_oracle_files(task, result)
     to_probe: list[Endpoint] = []
     if spec is not None and spec.endpoints and task.oracle_dir.is_dir():

@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 from pipeline.records import TestCase
+from pipeline.suite_runs import task_test_files
 
 # Keywords in a test's name that suggest its category; the first hit wins.
 CATEGORY_HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -107,10 +108,8 @@ def cases_from_module(task_id: str, path: Path, module: str) -> list[TestCase]:
 
 
 def existing_cases(task_id: str, tests_dir: Path) -> list[TestCase]:
-    if not tests_dir.is_dir():
-        return []
     out: list[TestCase] = []
-    for path in sorted(tests_dir.glob("test_*.py")):
+    for path in task_test_files(tests_dir):
         out.extend(cases_from_module(task_id, path, path.stem))
     return out
 
