@@ -153,7 +153,7 @@ PAIR_GAP = 1  # ... while those two agree within this
 KILLS_AGAINST = 2  # this many kills with a failing mean: the evidence contradicts the reviewers
 
 
-def triage(item: TriageInput, accept_mean: float = 7.0) -> Triage:
+def triage(item: TriageInput, *, accept_mean: float) -> Triage:
     """Why a chair should look at this case first, and how urgently (higher first).
 
     Signals, strongest first: execution evidence against the reviewers (kills mutants but the
@@ -195,7 +195,7 @@ def triage_order(items: Sequence[tuple[str, Triage]]) -> list[tuple[str, Triage]
     return sorted(items, key=lambda it: (-it[1].priority, -(it[1].spread or 0), it[0]))
 
 
-def agrees(verdict: str, reviewers_mean: float | None, accept_mean: float = 7.0) -> bool | None:
+def agrees(verdict: str, reviewers_mean: float | None, *, accept_mean: float) -> bool | None:
     """Did an accept/reject agree with the reviewers' mean ≥ 7? None for refine/no mean."""
     if reviewers_mean is None or verdict not in ("accept", "reject"):
         return None

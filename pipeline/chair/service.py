@@ -75,7 +75,8 @@ class CaseView:
             {r.reviewer: r.scores.total for r in self.reviews if r.scores is not None},
             passed=bool(self.evidence and self.evidence.passed),
             killed=len(mutation.killed) if mutation and mutation.excluded is None else 0,
-            valid_mutants=mutation.valid if mutation else 0))
+            valid_mutants=mutation.valid if mutation else 0),
+            accept_mean=load_rubric().routing.accept_mean)
 
 
 def decision_input(task: TaskRow) -> str:

@@ -8,6 +8,7 @@ from statistics import median
 from typing import Any
 
 from pipeline.chair.core import agrees
+from pipeline.rubric import load_rubric
 from pipeline.store import Store
 
 
@@ -19,6 +20,7 @@ def _seconds(opened: str | None, submitted: str) -> float | None:
 
 
 def chair_stats(store: Store) -> dict[str, Any]:
+    accept_mean = load_rubric().routing.accept_mean  # the rubric's routing block decides
     per: dict[str, dict[str, Any]] = {}
     for d in store.ac_decisions():
         entry = per.setdefault(d.chair, {"decisions": 0, "accept": 0, "reject": 0, "refine": 0,
@@ -29,7 +31,8 @@ def chair_stats(store: Store) -> dict[str, Any]:
         if seconds is not None:
             entry["_times"].append(seconds)
         totals = [r.scores.total for r in store.reviews_for(d.case_id, d.round) if r.scores]
-        agreed = agrees(d.decision, sum(totals) / len(totals) if totals else None)
+        agreed = agrees(d.decision, sum(totals) / len(totals) if totals else None,
+                        accept_mean=accept_mean)
         if agreed is not None:
             entry["_agree"].append(agreed)
     out = {}

@@ -14,9 +14,11 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pipeline.backend import Backend, OfflineBackend
 from pipeline.chair.apply import apply_refines, pending_refines
+from pipeline.config import Settings
 from pipeline.execution import EnvError, ServiceError, ensure_task_env
 from pipeline.offline.strength import shape_only_code
 from pipeline.records import TASK_ID_RE, Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
@@ -62,19 +64,24 @@ def _no_tick(stage: str, done: int, more: int) -> None:
     return None
 
 
+def _default(name: str) -> Any:
+    """A setting's default as `config.Settings` declares it: the one home of each default."""
+    return Settings.model_fields[name].default
+
+
 @dataclass
 class BuildOptions:
     data_dir: Path
-    seed: str = "repogenesis"
-    verified_share: float = 0.28
-    prefer_expert: bool = True
-    max_rounds: int | None = None  # None: the rubric's routing.max_refine_rounds
-    runs: int = 2
-    startup_timeout_s: float = 90.0
-    test_timeout_s: float = 300.0
-    case_timeout_s: float = 30.0
-    mutation_cap: int = 16
-    mutation_jobs: int | None = None
+    seed: str = _default("split_seed")
+    verified_share: float = _default("verified_share")
+    prefer_expert: bool = _default("split_prefer_expert")
+    max_rounds: int | None = _default("max_rounds")  # None: the rubric's max_refine_rounds
+    runs: int = _default("oracle_runs")
+    startup_timeout_s: float = _default("startup_timeout_s")
+    test_timeout_s: float = _default("test_timeout_s")
+    case_timeout_s: float = _default("case_timeout_s")
+    mutation_cap: int = _default("mutation_cap")
+    mutation_jobs: int | None = _default("mutation_jobs")
     suspects: int = 0  # `--alternatives K`: implementations the generator model writes
     cache_dir: Path | None = None
     only: list[str] | None = None

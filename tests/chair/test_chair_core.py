@@ -3,25 +3,29 @@ decision parsing against the rubric ranges, triage order, agreement."""
 
 from __future__ import annotations
 
+from functools import partial
 from types import SimpleNamespace as D
 
 import pytest
 
+from pipeline.chair import core
 from pipeline.chair.core import (
     CaseVersion,
     ChairError,
     TriageInput,
     Verdict,
-    agrees,
     case_state,
     code_hash,
     effective,
     parse_decision,
     stale,
-    triage,
     triage_order,
 )
 from pipeline.records import TestCase as Case
+
+ACCEPT = 7.0  # the rubric's routing.accept_mean, which the service passes
+triage = partial(core.triage, accept_mean=ACCEPT)
+agrees = partial(core.agrees, accept_mean=ACCEPT)
 
 RANGES = {"correctness": (0, 3), "coverage": (0, 3), "readability": (0, 2), "relevance": (0, 2)}
 V = CaseVersion("t::a", 1, "code1", "in1")
