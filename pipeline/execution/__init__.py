@@ -26,6 +26,7 @@ from .process import (
     scrubbed_env,
     spawn,
     spawned,
+    terminated,
 )
 from .pytest_runner import TestOutcome, TestRun, run_pytest
 from .sandbox import Sandbox, SandboxPolicy, sandbox_mode
@@ -37,5 +38,5 @@ __all__ = [
     "TestOutcome", "TestRun", "cache_root", "ensure_env", "ensure_task_env", "env_key",
     "free_port", "group_members", "install_signal_handlers", "kill_all", "kill_group",
     "live_groups", "port_in_use", "run_pytest", "sandbox_mode", "scratch_prefix",
-    "scrubbed_env", "spawn", "spawned", "start_service", "wait_for_port",
+    "scrubbed_env", "spawn", "spawned", "start_service", "terminated", "wait_for_port",
 ]

@@ -184,6 +184,7 @@ class OutputPump(threading.Thread):
 _LIVE: dict[int, tuple[subprocess.Popen[bytes], Path | None, Callable[[], None] | None]] = {}
 _LOCK = threading.Lock()
 _HANDLERS_INSTALLED = False
+_TERMINATED_BY: int | None = None
 
 
 def live_groups() -> list[int]:
@@ -220,8 +221,20 @@ def kill_all(grace_s: float = 0.5) -> None:
 
 
 def _on_terminate(signum: int, _frame: object) -> None:
+    global _TERMINATED_BY
+    _TERMINATED_BY = 128 + signum
     kill_all()
-    raise Terminated(128 + signum)
+    raise Terminated(_TERMINATED_BY)
+
+
+def terminated() -> int | None:
+    """The exit code a SIGTERM/SIGHUP asked for, if one arrived.
+
+    Why kept apart from the exception: Python runs a handler between any two bytecodes, so
+    `Terminated` can land where exceptions are only logged (a `__del__`, a weakref callback)
+    and vanish. `spawn` and the build check this flag, so a lost exception still ends the run.
+    """
+    return _TERMINATED_BY
 
 
 def install_signal_handlers() -> None:
@@ -250,6 +263,8 @@ def spawn(launch: Launch) -> Spawned:
     The group is registered before this returns, so it is killed on any later exit path.
     """
     install_signal_handlers()
+    if _TERMINATED_BY is not None:
+        raise Terminated(_TERMINATED_BY)
     scratch = Path(tempfile.mkdtemp(prefix=scratch_prefix("run")))
     home, tmp = scratch / "home", scratch / "tmp"
     home.mkdir()

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from pipeline.execution import kill_all
+from pipeline.execution import Terminated, kill_all, terminated
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,7 +34,7 @@ _STOPPING = threading.Event()
 
 def stopping() -> bool:
     """Whether the running `run_jobs` was interrupted (Ctrl-C / SIGTERM in the main thread)."""
-    return _STOPPING.is_set()
+    return _STOPPING.is_set() or terminated() is not None
 
 
 def no_running(task_id: str, started: bool) -> None:
@@ -52,7 +52,11 @@ def run_jobs(items: Sequence[T], work: Callable[[T], R], jobs: int, *,
         raise ValueError(f"--jobs is {jobs}; give 1 or more")
     _STOPPING.clear()
     if jobs == 1 or len(items) <= 1:
-        return [_one(item, work, name, running) for item in items]
+        done = []
+        for item in items:
+            done.append(_one(item, work, name, running))
+            _end_if_terminated()
+        return done
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()
     for index in range(len(items)):
         todo.put(index)
@@ -85,9 +89,18 @@ def run_jobs(items: Sequence[T], work: Callable[[T], R], jobs: int, *,
         _STOPPING.set()  # before the services end: their tasks must see why
         kill_all()  # the running tasks' services; their threads die with the process
         raise
+    _end_if_terminated()
     if errors:
         raise errors[0]
     return [results[index] for index in range(len(items))]
+
+
+def _end_if_terminated() -> None:
+    """Leave as the signal asked even if its `Terminated` was swallowed on the way."""
+    code = terminated()
+    if code is not None:
+        _STOPPING.set()
+        raise Terminated(code)
 
 
 def _one(item: T, work: Callable[[T], R], name: Callable[[T], str], running: Running) -> R:

@@ -3,11 +3,14 @@ rest, and every started item is reported started and finished."""
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import threading
+from pathlib import Path
 
 import pytest
 
-from pipeline.stages.jobs import run_jobs
+from pipeline.stages.jobs import run_jobs, stopping
 
 
 def test_results_in_item_order_whatever_finishes_first() -> None:
@@ -146,3 +149,27 @@ def test_ctrl_c_marks_the_run_stopping_before_the_running_tasks_fail() -> None:
         run_jobs([0, 1], work, 2)
     assert observed.wait(30) and seen == [True]
     assert run_jobs([2], lambda n: (stopping(), n), 2) == [(False, 2)]
+
+
+def test_a_terminate_signal_whose_exception_was_swallowed_still_ends_the_run(monkeypatch) -> None:
+    """Python may run the SIGTERM handler where exceptions are only logged (a finalizer): the
+    run must still stop after the task in hand, and no new process may start."""
+    from pipeline.execution import Launch, Terminated, process, spawn
+
+    monkeypatch.setattr(process, "_TERMINATED_BY", None)
+    monkeypatch.setattr(process, "kill_all", lambda *a, **k: None)
+    done: list[int] = []
+
+    def work(item: int) -> int:
+        if item == 1:
+            # the handler fires here and a finalizer eats its exception
+            with contextlib.suppress(Terminated):
+                process._on_terminate(signal.SIGTERM, None)
+        done.append(item)
+        return item
+
+    with pytest.raises(Terminated) as raised:
+        run_jobs([1, 2, 3], work, 1)
+    assert raised.value.code == 128 + signal.SIGTERM and done == [1] and stopping()
+    with pytest.raises(Terminated):
+        spawn(Launch(argv=["true"], cwd=Path("."), log_path=Path("/dev/null")))
