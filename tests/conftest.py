@@ -80,7 +80,50 @@ def make_task(root: Path, task_id: str, port: int, *, readme: str | None = READM
     return d
 
 
+# A hand-rolled router: `@app.get` is read statically, the loop's routes only at run time.
+ROUTER = textwrap.dedent("""\
+    import json, os
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    ROUTES = {}
+
+    class App:
+        @staticmethod
+        def get(path):
+            def deco(fn):
+                ROUTES[("GET", path)] = fn
+                return fn
+            return deco
+
+    app = App()
+
+    @app.get("/ping")
+    def ping():
+        return 200, {"pong": True}
+
+    for _name in ("status",):
+        ROUTES[("GET", "/" + _name)] = lambda: (200, {"ok": True})
+
+    class H(BaseHTTPRequestHandler):
+        def do_GET(self):
+            handler = ROUTES.get(("GET", self.path))
+            status, body = handler() if handler else (404, {"error": "no route"})
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    ThreadingHTTPServer(("127.0.0.1", int(os.environ["PORT"])), H).serve_forever()
+    """)
+
+
 make_task.README = README  # type: ignore[attr-defined]
+make_task.ROUTER = ROUTER  # type: ignore[attr-defined]
 make_task.SERVER = SERVER  # type: ignore[attr-defined]
 
 

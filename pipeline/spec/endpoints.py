@@ -15,7 +15,7 @@ Code blocks that are implementation source are not read.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pipeline.spec.curl import parse_curls, parse_httpie
@@ -30,9 +30,23 @@ from pipeline.spec.paths import (
     Target,
     normalise_target,
     split_methods,
+    template_of_instance,
 )
 
 Source = Literal["text", "heading", "table", "field", "code", "curl"]
+
+# Where an install step downloads from: a command to these hosts is not a call of the service.
+_DOWNLOAD_HOSTS = re.compile(
+    r"^https?://(?:[\w-]+\.)*(?:github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org"
+    r"|pypi\.org|pythonhosted\.org|npmjs\.org|docker\.com|rustup\.rs|nodesource\.com"
+    r"|googleapis\.com|sourceforge\.net)(?:[:/]|$)", re.I)
+
+
+def call_target(url: str) -> Target | None:
+    """The target of a command-line call (curl, HTTPie), or None for a download."""
+    if _DOWNLOAD_HOSTS.match(url.strip()):
+        return None
+    return normalise_target(url)
 
 PATH_KEYS = (
     r"(?:request\s+|api\s+)?(?:url|uri|endpoint|end-point|path|route|resource)"
@@ -263,7 +277,7 @@ def _httpie(scan: _Scan, lines: list[str], line: int, bi: int, source: Source) -
     prose (the method is HTTPie's default when none is written). Line `line` + index."""
     found = False
     for c in parse_httpie(lines):
-        target = normalise_target(c.url)
+        target = call_target(c.url)
         if target is not None:
             scan.mentions.append(Mention(c.method, target, line + c.line_index, 0, bi, source))
             found = True
@@ -279,7 +293,7 @@ def _code(scan: _Scan, bi: int, block: Block, group: int) -> None:
     curls = parse_curls(raw)
     if curls:
         for c in curls:
-            target = normalise_target(c.url)
+            target = call_target(c.url)
             if target is not None:
                 scan.curls.append(Mention(c.method, target, code_line_number(block, c.line_index),
                                           0, bi, "curl"))
@@ -292,7 +306,7 @@ def _text(scan: _Scan, bi: int, block: Block, group: int) -> None:
     lines = plain_lines(block.text)
     scan.label = next((ln for ln in reversed(lines) if ln), "")
     for c in parse_curls(lines):
-        target = normalise_target(c.url)
+        target = call_target(c.url)
         if target is not None:
             scan.curls.append(Mention(c.method, target, block.line + c.line_index, 0, bi, "curl"))
     numbered = [(block.line + i, ln) for i, ln in enumerate(lines) if "curl " not in ln]
@@ -367,7 +381,9 @@ def find_mentions(blocks: list[Block]) -> list[Mention]:
     mentions = scan.mentions + _pairs(scan)
     if not mentions:
         mentions = scan.curls
-    return _drop_instances(sorted(mentions, key=lambda m: (m.line, m.col)))
+    kept = _drop_instances(sorted(mentions, key=lambda m: (m.line, m.col)))
+    return [replace(m, target=replace(m.target, path=template_of_instance(m.target.path)))
+            for m in kept]
 
 
 def _template_re(path: str) -> re.Pattern[str]:

@@ -138,3 +138,42 @@ def apply_base(path: str, base: str) -> str:
     if not base or path == base or path.startswith(base + "/"):
         return path
     return base + path
+
+
+# A segment that is a value, not a name: a number, a UUID, a long hex id.
+CONCRETE_SEGMENT = re.compile(r"\d+|[0-9a-fA-F-]{16,}")
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
+        return word[:-1]
+    return word
+
+
+def template_of_instance(path: str) -> str:
+    """'/api/projects/11/issues/25/' → '/api/projects/{project_id}/issues/{issue_id}/'.
+
+    A document that only shows example calls (curl walkthroughs) still documents the
+    endpoint; read literally, '/todos/1/complete' is a route nobody has, and a test that
+    fills it with 1 asks for a record it never made.
+    """
+    out: list[str] = []
+    used = set(re.findall(r"\{([^{}]+)\}", path))
+    for seg in path.split("/"):
+        if not CONCRETE_SEGMENT.fullmatch(seg):
+            out.append(seg)
+            continue
+        prev = out[-1] if out else ""
+        base = "id"
+        if re.fullmatch(r"[A-Za-z][\w-]*", prev):
+            base = _singular(prev.replace("-", "_").lower()) + "_id"
+        name, n = base, 2
+        while name in used:
+            name, n = f"{base}{n}", n + 1
+        used.add(name)
+        out.append("{" + name + "}")
+    return "/".join(out)

@@ -20,8 +20,18 @@ from pipeline.backend import Backend, OfflineBackend
 from pipeline.chair.apply import apply_refines, pending_refines
 from pipeline.config import Settings
 from pipeline.execution import EnvError, ServiceError, ensure_task_env
+from pipeline.execution.budget import cpu_slot
 from pipeline.offline.strength import shape_only_code
-from pipeline.records import TASK_ID_RE, Difficulty, Evidence, Review, RouteDecision, Spec, TestCase
+from pipeline.records import (
+    TASK_ID_RE,
+    Difficulty,
+    Endpoint,
+    Evidence,
+    Review,
+    RouteDecision,
+    Spec,
+    TestCase,
+)
 from pipeline.rubric import Routing, Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
 from pipeline.stages.alternatives import prepare_alternatives, with_alternatives
@@ -41,7 +51,7 @@ from pipeline.stages.published_check import (
 from pipeline.stages.resplit import locked_splits, move_task
 from pipeline.stages.round_calls import RoundContext, refine_round, review_round
 from pipeline.stages.routing import CaseFacts, decide
-from pipeline.stages.selection import select_tasks, static_check
+from pipeline.stages.selection import confirm_routes, select_tasks, static_check
 from pipeline.stages.splitlock import AutoTask
 from pipeline.stages.suspects import accepted_evidence, prepare_suspects, suspects_root
 from pipeline.stages.taskstate import current_runner
@@ -135,6 +145,7 @@ class Prepared:
     task: RawTask
     spec: Spec
     difficulty: Difficulty
+    unconfirmed: list[Endpoint] = field(default_factory=list)  # the running oracle decides
 
 
 def prepare(task_dirs: list[Path], store: Store, report: Report,
@@ -150,8 +161,8 @@ def prepare(task_dirs: list[Path], store: Store, report: Report,
             if spec is None or not spec.endpoints:
                 raise TaskError(f"{task.readme}: no endpoints found; run `repogenesis check "
                                 f"{task_dir}` for what to fix")
-            static_check(task_dir)
-            ready.append(Prepared(task, spec, task_difficulty(task_dir)))
+            unconfirmed = static_check(task_dir)
+            ready.append(Prepared(task, spec, task_difficulty(task_dir), unconfirmed))
         except TaskError as exc:
             if _storable_id(task_dir.name):
                 store.upsert_task(task_dir.name, state="failed", error=str(exc))
@@ -226,7 +237,15 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
                       spec=item.spec, difficulty=item.difficulty,
                       content_hash=tree_hash(task.dir))  # what Area Chair decisions name
     try:
+        if item.unconfirmed:
+            with cpu_slot():
+                confirm_routes(task, item.unconfirmed, options.startup_timeout_s,
+                               options.cache_dir)
         counts = run_loop(task, item.spec, split, digest, rubric, options, store, report)
+    except TaskError as exc:  # the running oracle does not route a documented endpoint
+        store.upsert_task(task.id, state="failed", error=str(exc))
+        report(task.id, f"failed: {exc}")
+        return TaskResult(task.id, "failed", split, str(exc))
     except (ServiceError, EnvError) as exc:
         if stopping():  # Ctrl-C ended its services: interrupted (state stays), not failed
             raise

@@ -3,15 +3,20 @@
 `build --task X` naming nothing used to build nothing and exit 0; a script could not tell a
 typo from success. Selection refuses unknown or malformed ids up front (one line, every bad id,
 how to list the real ones), and the static part of `check` fails a task whose README documents
-an endpoint the oracle does not route before any generation or execution is spent on it.
+an endpoint the oracle does not route (static analysis, then the running oracle for what it
+could not find) before any generation or execution is spent on it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipeline.records import TASK_ID_RE
-from pipeline.tasks import TaskError, discover_tasks
+from pipeline.records import TASK_ID_RE, Endpoint
+from pipeline.tasks import RawTask, TaskError, discover_tasks
+
+if TYPE_CHECKING:
+    from pipeline.stages.check import CheckResult
 
 
 def select_tasks(raw_root: Path, only: list[str] | None) -> list[Path]:
@@ -35,13 +40,30 @@ def select_tasks(raw_root: Path, only: list[str] | None) -> list[Path]:
     return [d for d in dirs if d.name in wanted]
 
 
-def static_check(task_dir: Path) -> None:
+def static_check(task_dir: Path) -> list[Endpoint]:
     """The static part of `check` (task.toml, README, oracle files, routes); raises TaskError
-    with the first error, e.g. an endpoint the README documents and the oracle does not
-    route. Warnings never fail a build."""
+    with the first error. Returns the documented endpoints static analysis did not find in
+    the oracle, for `confirm_routes` to ask the running oracle about. Warnings never fail a
+    build."""
     from pipeline.stages.check import check_task
 
     result = check_task(task_dir, run_oracle=False)
+    _raise_first(result, task_dir)
+    return result.unconfirmed
+
+
+def confirm_routes(task: RawTask, endpoints: list[Endpoint], startup_timeout_s: float,
+                   cache_dir: Path | None) -> None:
+    """Start the oracle once and probe `endpoints`; raises TaskError when the running oracle
+    does not route one (or does not start), as `check` would report it."""
+    from pipeline.stages.check import CheckResult, check_runtime
+
+    result = CheckResult(task_dir=task.dir)
+    check_runtime(task, result, startup_timeout_s, 0.0, cache_dir, False, endpoints)
+    _raise_first(result, task.dir)
+
+
+def _raise_first(result: CheckResult, task_dir: Path) -> None:
     errors = [f for f in result.findings if f.level == "error"]
     if not errors:
         return

@@ -13,7 +13,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -27,14 +26,6 @@ from pipeline.store import Store
 from pipeline.tasks import TaskError
 
 ROOT = Path(__file__).resolve().parents[2]
-FLASK_PING = textwrap.dedent("""\
-    from flask import Flask
-    app = Flask(__name__)
-
-    @app.get("/ping")
-    def ping():
-        return {"pong": True}
-    """)
 
 
 def cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
@@ -48,11 +39,12 @@ def error_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
 
 
 def bad_tasks(raw: Path, task_factory) -> None:
-    """A task with a broken task.toml and one whose README documents GET /items/{id} that the
-    (Flask) oracle does not route."""
+    """A task with a broken task.toml and one whose README documents GET /health that the
+    oracle routes neither in its source nor when it runs."""
     task_factory(raw, "broken", free_port(), toml='id = "broken"\nport = oops\n')
-    unrouted = task_factory(raw, "unrouted", free_port())
-    (unrouted / "oracle" / "server.py").write_text(FLASK_PING)
+    readme = task_factory.README + "\n### GET /health\n\nReturns `{}` with status `200`.\n"
+    unrouted = task_factory(raw, "unrouted", free_port(), readme=readme)
+    (unrouted / "oracle" / "server.py").write_text(task_factory.ROUTER)
 
 
 @pytest.mark.parametrize("name", ["does-not-exist", "../../etc"])
@@ -77,6 +69,7 @@ def test_selection_names_every_bad_id(tmp_path: Path, task_factory) -> None:
     assert "'../x'" in str(err.value) and "zz" in str(err.value) and "a:" not in str(err.value)
 
 
+@pytest.mark.slow
 def test_build_fails_a_broken_toml_and_an_unrouted_endpoint(tmp_path: Path,
                                                             task_factory) -> None:
     data = tmp_path / "data"
@@ -86,11 +79,11 @@ def test_build_fails_a_broken_toml_and_an_unrouted_endpoint(tmp_path: Path,
     (summary,) = error_lines(proc)
     assert "2 of 2" in summary and "broken, unrouted" in summary
     assert "broken/task.toml: not valid TOML" in proc.stdout
-    assert re.search(r"unrouted: failed: .*GET /items/\{id\} is documented in README\.md but "
-                     r"not routed by the oracle", proc.stdout)
+    assert re.search(r"unrouted: failed: .*GET /health is documented in README\.md but "
+                     r"the running oracle does not route it", proc.stdout)
     status = json.loads(cli("status", "--json", "--data", str(data)).stdout)["tasks"]
     assert status["broken"]["state"] == status["unrouted"]["state"] == "failed"
-    assert "GET /items/{id}" in status["unrouted"]["error"]
+    assert "GET /health" in status["unrouted"]["error"]
 
 
 def test_every_bundled_task_passes_the_static_gate() -> None:
