@@ -66,10 +66,10 @@ class Plain:
                 status, kept, raw = self.replies[route]
                 lines = [f"HTTP/1.1 {status} OK", f"content-length: {len(raw)}",
                          *(f"{k}: {v}" for k, v in kept)]
+                if self.log is not None:  # before the reply, so a client that has it sees the line
+                    self.log.write(f"{arrived:.6f} {time.time():.6f}\n")
                 writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + raw)
                 await writer.drain()
-                if self.log is not None:
-                    self.log.write(f"{arrived:.6f} {time.time():.6f}\n")
         except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
             pass  # the client left, or the server is closing
         finally:

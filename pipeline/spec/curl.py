@@ -33,12 +33,42 @@ def _commands(lines: list[str]) -> list[tuple[int, str]]:
             i += 1
             continue
         start, cmd = i, m.group(1)
-        while cmd.rstrip().endswith(("\\", "^")) and i + 1 < len(lines):
-            i += 1
-            cmd = cmd.rstrip()[:-1] + " " + lines[i].strip()
+        while i + 1 < len(lines):
+            if cmd.rstrip().endswith(("\\", "^")):
+                i += 1
+                cmd = cmd.rstrip()[:-1] + " " + lines[i].strip()
+                continue
+            body = _quoted_to_end(cmd, lines[i + 1:i + 1 + _QUOTED_LINES])
+            if body is None:
+                break
+            cmd, i = cmd + body[0], i + body[1]
         out.append((start, cmd))
         i += 1
     return out
+
+
+_QUOTED_LINES = 60  # a body longer than this is not an example someone types
+
+
+def _quoted_to_end(cmd: str, following: list[str]) -> tuple[str, int] | None:
+    """The lines that close a quote `cmd` leaves open (`-d '{` then the JSON over several
+    lines, then `}'`), and how many they are; None when no quote is open or none closes it."""
+    if not _open_quote(cmd):
+        return None
+    text = ""
+    for n, line in enumerate(following, start=1):
+        text += "\n" + line
+        if not _open_quote(cmd + text):
+            return text, n
+    return None
+
+
+def _open_quote(cmd: str) -> bool:
+    try:
+        shlex.split(re.split(r"\s(?:\||&&|;)\s", cmd)[0], comments=False)
+    except ValueError:
+        return True
+    return False
 
 
 def _tokens(cmd: str) -> list[str]:
