@@ -116,6 +116,19 @@ class AuthSpec(BaseModel):
     description: str = ""
 
 
+class Observation(BaseModel):
+    """One of the document's own example requests, sent to the running oracle before the
+    generator writes tests, and what came back: where the service puts what (an id, an
+    envelope, a list), never what a test asserts."""
+
+    method: str
+    path: str  # the documented template (`/employees/{employee_id}`)
+    sent_path: str  # the path sent (`/employees/1`)
+    body: Any = None  # the request body sent (the document's example)
+    status: int
+    answer: Any = None  # the JSON that came back (None: no JSON)
+
+
 class Spec(BaseModel):
     """Everything the generator needs from a requirement document."""
 
@@ -126,6 +139,9 @@ class Spec(BaseModel):
     auth: AuthSpec | None = None
     error_format: Any = None
     endpoints: list[Endpoint] = Field(default_factory=list)
+    # evidence from the running oracle, not the document: kept out of every dump (the stored
+    # and published spec is what the README says)
+    observed: list[Observation] = Field(default_factory=list, exclude=True)
 
 
 class DifficultyMetrics(BaseModel):

@@ -17,6 +17,7 @@ from pipeline.offline.gen_common import (
     action_name,
     bind,
     body_checks,
+    listed_records,
     path_params,
     query_param,
     record_checks,
@@ -38,6 +39,7 @@ from pipeline.offline.gen_model import (
     schema_constants,
     success_status,
 )
+from pipeline.offline.shape import subscripts
 from pipeline.records import Endpoint
 
 
@@ -96,11 +98,13 @@ def _created_for_listing(w: Writer, case: Case, ep: Endpoint) -> list[str]:
     res = next((r for r in w.model.resources if r.listing is ep and r.creatable
                 and r.parent is None and r.id_field), None)
     doc = response_doc(ep)
-    records = records_expr(doc, "body")
+    records = listed_records(res, ep, "body")
     if res is None or records is None or not w.create_chain(case, res, {}):
         return []
-    if isinstance(doc, list):
-        return [f"assert {res.id_var} in [record[{literal(res.id_field)}] for record in body]"]
+    shape = res.observed(ep) if res is not None else None
+    if isinstance(doc, list) or (shape is not None and not shape.list_paged):
+        return [f"assert {res.id_var} in [record[{literal(res.id_field)}] for record in "
+                f"{records}]"]
     total = next((k for k in ("total", "count", "total_count") if isinstance(doc, dict)
                   and isinstance(doc.get(k), int)), None)
     out = [f"assert len({records}) >= 1"]
@@ -150,7 +154,8 @@ def get_item(w: Writer, res: Resource) -> Case | None:
     if bindings is None:
         return None
     case.add(w.call(case, "fetched", ep, bindings), status_assert("fetched", ep),
-             "body = fetched.json()", f"assert body[{literal(res.id_field)}] == {res.id_var}")
+             f"body = {res.record_of('fetched', ep)}",
+             f"assert body[{literal(res.id_field)}] == {res.id_var}")
     case.add(*record_checks(res, "body", "payload", res.payload, w))
     return case
 
@@ -185,14 +190,15 @@ def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) 
     case.add(*payload_lines("changes", changes))
     case.add(w.call(case, "updated", ep, bindings, "json=changes"), status_assert("updated", ep))
     echo = w.echo_fields(res, changes)
-    if success_status(ep) != 204:
-        case.add("after = updated.json()")
+    shape = res.observed(ep)
+    if success_status(ep) != 204 and (shape is None or shape.update_record is not None):
+        case.add(f"after = updated.json(){subscripts(shape.update_record if shape else None)}")
         case.add(*[f"assert after[{literal(k)}] == changes[{literal(k)}]" for k in echo])
         if not echo:
             case.add(f"assert after[{literal(res.id_field)}] == {res.id_var}")
     if res.get is not None and w.model.reachable(res.get) and echo:
         case.add(w.call(case, "reread", res.get, bindings), status_assert("reread", res.get),
-                 "stored = reread.json()",
+                 f"stored = {res.record_of('reread', res.get)}",
                  *[f"assert stored[{literal(k)}] == changes[{literal(k)}]" for k in echo])
         if ep.method == "PATCH":  # a partial update leaves the fields it did not name alone
             kept = [k for k in w.echo_fields(res, res.payload or {}) if k not in changes]

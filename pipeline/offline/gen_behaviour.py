@@ -52,7 +52,8 @@ LIMIT_PARAMS = ("limit",)
 def _usable(w: Writer, res: Resource) -> bool:
     """A top-level record the test can create, list and delete again."""
     return (res.creatable and res.parent is None and res.create is not None
-            and res.id_field is not None and w.model.reachable(res.create))
+            and res.id_field is not None and w.model.reachable(res.create)
+            and w.findable(res))
 
 
 def _start(name: str, category: str, w: Writer, res: Resource) -> Case:
@@ -75,8 +76,10 @@ def _create(case: Case, w: Writer, res: Resource, tag: str, edits: list[str]) ->
     case.add(*[f"{pvar}[{literal(k)}] = unique({literal(payload[k])})"  # one per record
                for k in res.free_refs if isinstance(payload.get(k), str)])
     case.add(*[e.replace("{p}", pvar) for e in edits])
-    case.add(w.call(case, rvar, res.create, {}, f"json={pvar}"), status_assert(rvar, res.create),
-             f"{idv} = {rvar}.json()[{literal(res.id_field)}]", f"created.append({idv})")
+    case.add(w.call(case, rvar, res.create, {}, f"json={pvar}"), status_assert(rvar, res.create))
+    found = w.take_created(case, res, rvar, pvar, {}, f"{tag}_record", idv)
+    assert found, "callers check _usable"
+    case.add(f"created.append({idv})")
     return idv
 
 

@@ -16,6 +16,7 @@ from pipeline.offline.gen_model import (
     has_reference,
     success_status,
 )
+from pipeline.offline.shape import subscripts
 from pipeline.records import Endpoint
 
 INDENT = "    "
@@ -216,14 +217,58 @@ class Writer:
             assert node.create is not None
             case.add(self.call(case, rvar, node.create, bindings, f"json={pvar}"),
                      status_assert(rvar, node.create))
-            case.add(f"{node.var} = {rvar}.json()",
-                     f"{node.id_var} = {node.var}[{literal(node.id_field)}]")
+            if not self.take_created(case, node, rvar, pvar, bindings):
+                return False
             if node.param:
                 bindings[node.param] = node.id_var
             if node is res.chain()[0] and node.delete is not None:
                 line = self.call(case, "_", node.delete, bindings, target=False)  # cleanup
                 case.cleanup.append(line.split(" = ", 1)[1])
         return True
+
+    def take_created(self, case: Case, node: Resource, rvar: str, pvar: str,
+                     bindings: dict[str, str], var: str = "", id_var: str = "") -> bool:
+        """Bind the created record to `var` and its id to `id_var` (the node's names by
+        default): from the create answer where the document (else the observed answer) puts
+        it; read back when the observed answer names only the id; from the list when it names
+        no id, found by the sent fields the list showed unchanged."""
+        var, id_var = var or node.var, id_var or node.id_var
+        shape = node.observed(node.create)
+        if shape is None or (shape.create_record == ()
+                             and shape.create_id == node.id_field):  # where it is by default
+            case.add(f"{var} = {rvar}.json()", f"{id_var} = {var}[{literal(node.id_field)}]")
+            return True
+        if shape.create_id is not None:
+            where = subscripts(shape.create_record)
+            case.add(f"{id_var} = {rvar}.json(){where}[{literal(shape.create_id)}]")
+            get = node.get
+            if shape.create_shows or get is None or not self.model.reachable(get) \
+                    or shape.item_record is None or node.param is None:
+                case.add(f"{var} = {rvar}.json(){where}")
+                return True
+            read = self.call(case, f"{var}_read", get, {**bindings, node.param: id_var},
+                             target=False)
+            case.add(read, f"{var} = {node.record_of(f'{var}_read', get)}")
+            return True
+        listing = node.listing
+        if listing is None or not self.findable(node):
+            return False
+        found = " and ".join(f"r[{literal(k)}] == {pvar}[{literal(k)}]"
+                             for k in shape.match_keys)
+        case.add(self.call(case, f"{var}_listed", listing, bindings, target=False),
+                 f"{var} = next(r for r in {var}_listed.json()"
+                 f"{subscripts(shape.list_records)} if {found})",
+                 f"{id_var} = {var}[{literal(node.id_field)}]")
+        return True
+
+    def findable(self, res: Resource) -> bool:
+        """Can a test find the record it creates (`take_created`)?"""
+        shape = res.observed(res.create)
+        if shape is None or shape.create_id is not None:
+            return True
+        return res.listing is not None and shape.list_records is not None \
+            and bool(shape.match_keys) and self.model.reachable(res.listing) \
+            and res.id_field == shape.record_id
 
     def unknown_id(self, res: Resource | None) -> str:
         """Source for an id no record has (shape of the documented ids)."""
@@ -241,8 +286,11 @@ class Writer:
         e-mail addresses, dates and secrets, whose stored form may differ from the one sent.
         """
         out = []
+        seen = res.shape.match_keys if res.shape is not None and not res.fields else None
         for key, value in payload.items():
             if (key not in res.fields and res.fields) or self.transformed(res, key):
+                continue
+            if seen and key not in seen:  # observed coming back in another form
                 continue
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if number and has_reference({key: value}):

@@ -11,7 +11,12 @@ from pipeline.offline.gen_code import (
     payload_lines,
     status_assert,
 )
-from pipeline.offline.gen_common import action_name, bind, body_checks, records_expr
+from pipeline.offline.gen_common import (
+    action_name,
+    bind,
+    body_checks,
+    listed_records,
+)
 from pipeline.offline.gen_model import (
     SEARCH_PARAMS,
     Model,
@@ -46,15 +51,17 @@ def header_source(model: Model, token_var: str = "token") -> str | None:
 def _listing_check(case: Case, w: Writer, res: Resource, bindings: dict[str, str],
                    present: bool) -> bool:
     ep = res.listing
-    records = records_expr(response_doc(ep), "listed_body") if ep else None
+    records = listed_records(res, ep, "listed_body")
     if ep is None or records is None or not w.model.reachable(ep):
         return False
+    shape = res.observed(ep)  # an unpaged observed list held the record just created
+    seen = shape is not None and not shape.list_paged
     search = next((p.name for p in ep.params if p.name in SEARCH_PARAMS), None)
     title = next((k for k in (res.payload or {}) if k in ("title", "name")), None)
     extra = ""
     if search and title:
         extra = f"params={{{literal(search)}: payload[{literal(title)}]}}"
-    elif not isinstance(response_doc(ep), list) and res.parent is None:
+    elif not isinstance(response_doc(ep), list) and res.parent is None and not seen:
         return False  # a paged list may not show the new record on its first page
     key = literal(res.id_field)
     case.add(w.call(case, "listed", ep, bindings, extra), status_assert("listed", ep),
@@ -78,7 +85,8 @@ def lifecycle(w: Writer, res: Resource) -> Case | None:
     if read:
         assert res.get is not None
         case.add(w.call(case, "fetched", res.get, bindings), status_assert("fetched", res.get),
-                 f"assert fetched.json()[{literal(res.id_field)}] == {res.id_var}")
+                 f"assert {res.record_of('fetched', res.get)}[{literal(res.id_field)}] "
+                 f"== {res.id_var}")
     elif not _listing_check(case, w, res, bindings, present=True):
         return None
     if res.update is not None and w.model.reachable(res.update):

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.offline.shape import Shape, shape_of, subscripts
 from pipeline.records import Endpoint, Spec
 
 UNIQUE_KEY = re.compile(r"(?:^|_)(?:name|title|username|login|email|sku|code|isbn|slug|key|"
@@ -200,6 +201,20 @@ class Resource:
     id_field: str | None = None
     id_example: Any = None
     free_refs: tuple[str, ...] = ()  # ids of things no documented path manages: any value
+    shape: Shape | None = None  # observed on the running oracle (see shape.py)
+
+    def observed(self, ep: Endpoint | None) -> Shape | None:
+        """The observed layout where the document shows no answer for `ep` (the document's
+        own example always wins)."""
+        if self.shape is None or ep is None or response_doc(ep) is not None \
+                or ep.response_schema:
+            return None
+        return self.shape
+
+    def record_of(self, var: str, ep: Endpoint | None) -> str:
+        """Source for the record in `var`'s answer to the item read `ep`."""
+        shape = self.observed(ep)
+        return f"{var}.json(){subscripts(shape.item_record if shape else None)}"
 
     @property
     def var(self) -> str:
@@ -387,6 +402,10 @@ def build_model(spec: Spec) -> Model:
             resources.remove(res)  # a state under a record (a loan), not a collection
     for res in resources:
         res.free_refs = free_references(res.payload or {}, paths)
+        if spec.observed:
+            res.shape = shape_of(spec.observed, res.collection, res.item, res.param, res.noun)
+        if res.shape is not None and not res.fields and res.shape.record_id:
+            res.id_field = res.shape.record_id  # the document names no record fields
     model = Model(spec=spec, resources=resources, by_item=by_item)
     if spec.auth is not None:
         login_path = spec.auth.login_path

@@ -50,9 +50,11 @@ def run_generated(task_dir: Path, runs: int = 2, cache_dir: Path | None = None,
     """
     from pipeline.execution import ensure_task_env, free_port, run_pytest, start_service
     from pipeline.execution.budget import cpu_slot
+    from pipeline.stages.observe import observe_task
 
     task = load_task(task_dir)
     spec = load_spec(task.readme)
+    spec.observed = observe_task(task, spec, 60.0, cache_dir)  # as the build does
     cases = generate_cases(task.id, spec)
     result = GeneratedRun(task.id, cases)
     if not cases:

@@ -43,6 +43,7 @@ from pipeline.stages.human import beyond_generated, generated_kills, is_human
 from pipeline.stages.jobs import Running, no_running, run_jobs, stopping
 from pipeline.stages.limits import RunLimits
 from pipeline.stages.mutate import awaits_mutants, mutate_round
+from pipeline.stages.observe import observe_task
 from pipeline.stages.published_check import (
     alternative_runners,
     check_published_suite,
@@ -261,9 +262,11 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     return TaskResult(task.id, "done", split, counts=counts)
 
 
-def seed_cases(task: RawTask, spec: Spec, readme: str, backend: Backend, store: Store) -> None:
+def seed_cases(task: RawTask, spec: Spec, readme: str, backend: Backend, store: Store,
+               options: BuildOptions) -> None:
     if store.cases_for_round(task.id, 0):
         return
+    spec.observed = observe_task(task, spec, options.startup_timeout_s, options.cache_dir)
     cases = backend.generate(task.id, spec, readme) + existing_cases(task.id, task.tests_dir)
     with store.transaction():
         for case in cases:
@@ -273,7 +276,7 @@ def seed_cases(task: RawTask, spec: Spec, readme: str, backend: Backend, store: 
 def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
              options: BuildOptions, store: Store, report: Report) -> dict[str, int]:
     readme = task.readme.read_text(encoding="utf-8")
-    seed_cases(task, spec, readme, options.backend, store)
+    seed_cases(task, spec, readme, options.backend, store, options)
     row = store.get_task(task.id)
 
     def chair_refine(case: TestCase, ev: Evidence | None, rv: list[Review], note: str):

@@ -1,0 +1,189 @@
+"""Where a service puts what, learned from its answers to the document's own examples.
+
+A README often shows requests and no answers. The build sends those example requests to the
+running oracle first (`stages/observe.py`) and this module reads the answers: where the
+created record sits (top level, `{"employee": {...}}`, `{"data": {...}}`), which key holds its
+id, whether the create answer has the record at all, where a list keeps its records. Only
+*where* comes from here; *what* a test asserts still comes from the document and the test's
+own inputs. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.records import Observation
+
+Path = tuple[str, ...]
+_DEPTH = 2  # an envelope inside an envelope ({"data": {"items": [...]}}), no deeper
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One collection's observed layout; None where the service's answer did not show it."""
+
+    create_record: Path | None = None  # the created record in the create answer
+    create_id: str | None = None  # its id key there (None: the create answer names no id)
+    create_shows: bool = True  # the create answer shows the record's fields, not only its id
+    list_records: Path | None = None  # the records in the list answer
+    item_record: Path | None = None  # the record in the item answer
+    update_record: Path | None = ()  # the record in the update answer (None: not in it)
+    record_id: str | None = None  # the id key of a listed or read record
+    match_keys: tuple[str, ...] = ()  # sent fields a listed record shows unchanged
+    list_paged: bool = False  # the list answer carries paging keys: a record may be elsewhere
+
+
+def at(body: Any, path: Path) -> Any:
+    for key in path:
+        if not isinstance(body, dict) or key not in body:
+            return None
+        body = body[key]
+    return body
+
+
+def subscripts(path: Path | None) -> str:
+    """`["data"]["items"]` for a path: the source a test appends to `x.json()`."""
+    return "".join(f"[{json.dumps(key)}]" for key in path or ())
+
+
+def holds(record: Any, sent: dict[str, Any]) -> list[str]:
+    """The sent scalar fields `record` shows with the value sent."""
+    if not isinstance(record, dict):
+        return []
+    return [k for k, v in sent.items() if isinstance(v, str | int | float | bool)
+            and k in record and record[k] == v]
+
+
+def _dicts(body: Any, path: Path = (), depth: int = 0) -> list[tuple[Path, Any]]:
+    out = [(path, body)]
+    if isinstance(body, dict) and depth < _DEPTH:
+        for key, value in body.items():
+            if isinstance(value, dict | list):
+                out += _dicts(value, (*path, str(key)), depth + 1)
+    return out
+
+
+def _scalars(sent: dict[str, Any]) -> list[str]:
+    return [k for k, v in sent.items() if isinstance(v, str | int | float | bool)]
+
+
+def record_path(body: Any, sent: dict[str, Any]) -> Path | None:
+    """Where the record holding most of what was sent sits (at least half of its fields)."""
+    scalars = _scalars(sent)
+    best: tuple[int, Path] | None = None
+    for path, value in _dicts(body):
+        if not isinstance(value, dict):
+            continue
+        n = len(holds(value, sent))
+        if n and 2 * n >= len(scalars) and (best is None or n > best[0]):
+            best = (n, path)
+    return best[1] if best else None
+
+
+def _lists(body: Any) -> list[tuple[Path, list[Any]]]:
+    return [(path, value) for path, value in _dicts(body) if isinstance(value, list)
+            and value and all(isinstance(x, dict) for x in value)]
+
+
+def list_path(body: Any, sent: dict[str, Any] | None = None) -> Path | None:
+    """Where a list of records sits; one holding what was sent first."""
+    lists = _lists(body)
+    if sent:
+        for path, value in lists:
+            if any(holds(x, sent) for x in value):
+                return path
+    return lists[0][0] if len(lists) == 1 else None
+
+
+_PAGING = re.compile(r"(?:^|[_-])(?:page|pages|pagination|total|count|next|prev|previous|"
+                     r"offset|limit|cursor)|[a-z](?:Page|Count|Size|Total)")
+
+
+def _paged(answer: Any) -> bool:
+    """Does a list answer carry paging keys (at its top or in its envelope)?"""
+    return any(isinstance(value, dict) and any(_PAGING.search(str(k)) for k in value)
+               for _, value in _dicts(answer))
+
+
+def id_key(record: Any, names: list[str]) -> str | None:
+    if not isinstance(record, dict):
+        return None
+    return next((n for n in names if n in record and isinstance(record[n], int | str)
+                 and not isinstance(record[n], bool)), None)
+
+
+def id_names(param: str | None, noun: str) -> list[str]:
+    """Keys a record's id goes by: the path parameter's name, `id`, `<noun>_id`, `_id`."""
+    names = [param] if param else []
+    return [*names, "id", f"{noun}_id", f"{noun}Id", "_id", "uuid"]
+
+
+_ID_KEY = re.compile(r"(?:^|_)id$|[a-z]Id$")
+
+
+def _only_id(answer: Any, noun: str) -> str | None:
+    """The one id-like key of an answer that reports a creation (`created_question_id`)
+    rather than showing the record, when it names the noun or is the only one."""
+    if not isinstance(answer, dict):
+        return None
+    keys = [k for k, v in answer.items() if _ID_KEY.search(str(k))
+            and isinstance(v, int | str) and not isinstance(v, bool)]
+    named = [k for k in keys if noun.lower() in str(k).lower()]
+    return (named or keys)[0] if len(named or keys) == 1 else None
+
+
+def find_id(answers: list[Any], sent: dict[str, Any], names: list[str]) -> Any:
+    """The id of the record that holds `sent`, from a create or a list answer."""
+    for body in answers:
+        path = record_path(body, sent)
+        key = id_key(at(body, path), names) if path is not None else None
+        if key is not None:
+            return at(body, path)[key]  # type: ignore[index]
+        if path is None and not _lists(body) and (only := _only_id(body, "")):
+            return body[only]
+        records = at(body, lp) if (lp := list_path(body, sent)) is not None else None
+        for record in records or []:
+            if holds(record, sent) and (key := id_key(record, names)) is not None:
+                return record[key]
+    return None
+
+
+def shape_of(observed: list[Observation], collection: str, item: str | None,
+             param: str | None, noun: str) -> Shape | None:
+    """The layout of one collection's answers, or None when nothing of it was observed."""
+    mine = [o for o in observed if o.path in (collection, item) and 200 <= o.status < 300]
+    create = next((o for o in mine if o.method == "POST" and o.path == collection
+                   and isinstance(o.body, dict)), None)
+    if create is None:
+        return None
+    sent: dict[str, Any] = create.body
+    names = id_names(param, noun)
+    create_record = record_path(create.answer, sent)
+    create_id = id_key(at(create.answer, create_record), names) if create_record is not None \
+        else None
+    if create_record is None:  # `{"id": 7}`, `{"created_question_id": 7, "success": true}`
+        create_id = id_key(create.answer, names) or _only_id(create.answer, noun)
+        create_record = () if create_id else None
+    listing = next((o for o in mine if o.method == "GET" and o.path == collection), None)
+    list_records = list_path(listing.answer, sent) if listing is not None else None
+    listed = [r for r in at(listing.answer, list_records) or [] if holds(r, sent)] \
+        if listing is not None and list_records is not None else []
+    read = next((o for o in mine if o.method == "GET" and o.path == item), None)
+    item_record = record_path(read.answer, sent) if read is not None else None
+    update = next((o for o in mine if o.method in ("PUT", "PATCH") and o.path == item), None)
+    update_record: Path | None = ()  # not observed: the generator's default, the answer
+    if update is not None and isinstance(update.body, dict) and _scalars(update.body):
+        update_record = record_path(update.answer, update.body)
+    record = listed[0] if listed else at(read.answer, item_record) if read and \
+        item_record is not None else at(create.answer, create_record) if create_record \
+        is not None else None
+    return Shape(create_record=create_record, create_id=create_id,
+                 create_shows=record_path(create.answer, sent) is not None,
+                 list_records=list_records,
+                 item_record=item_record, update_record=update_record,
+                 record_id=id_key(record, names),
+                 match_keys=tuple(holds(listed[0], sent)) if listed else (),
+                 list_paged=listing is not None and _paged(listing.answer))
