@@ -48,6 +48,7 @@ from pipeline.llm.schemas import (
 from pipeline.llm.settings import LLMSettings, split_ref
 from pipeline.offline.gen_fallback import fill_uncovered
 from pipeline.offline.generate import conftest_source
+from pipeline.offline.shape import sketch
 from pipeline.paths import PROMPTS_DIR
 from pipeline.records import (
     CATEGORIES,
@@ -262,7 +263,7 @@ class LLMBackend:
         conftest = conftest_source(spec, spec.port or 8000)
         base = {"readme": readme.strip(), "conftest": conftest.strip(),
                 "fixtures": fixtures_of(conftest), "header_imports": HEADER_IMPORTS,
-                "extra_imports": EXTRA_IMPORTS}
+                "extra_imports": EXTRA_IMPORTS, "observed": sketch(spec.observed)}
         self._last_base = (spec, readme, base)
         return dict(base)
 

@@ -52,7 +52,7 @@ def other_user_cannot_change(w: Writer, res: Resource) -> Case | None:
     case.add(w.call(case, "refused", ep, bindings, "headers=other_auth_headers", auth=False),
              f"assert refused.status_code == {code}, refused.text", *w.errors("refused", code),
              w.call(case, "still", get, bindings), status_assert("still", get),
-             f"assert still.json()[{literal(res.id_field)}] == {res.id_var}")
+             f"assert {res.id_of(res.record_of('still', get), get)} == {res.id_var}")
     echo = w.echo_fields(res, res.payload or {})
     case.add(*[f"assert still.json()[{literal(k)}] == payload[{literal(k)}]" for k in echo])
     return case

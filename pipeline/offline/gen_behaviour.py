@@ -458,7 +458,8 @@ def guarded_delete(w: Writer, res: Resource) -> Case | None:
              "assert refused.status_code == 409, refused.text", *w.errors("refused", 409))
     if res.get is not None and w.model.reachable(res.get):
         case.add(w.call(case, "still", res.get, bindings), status_assert("still", res.get),
-                 f"assert still.json()[{literal(res.id_field)}] == {res.id_var}")
+                 f"assert {res.id_of(res.record_of('still', res.get), res.get)} "
+                 f"== {res.id_var}")
     return case
 
 

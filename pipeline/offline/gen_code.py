@@ -16,7 +16,7 @@ from pipeline.offline.gen_model import (
     has_reference,
     success_status,
 )
-from pipeline.offline.shape import subscripts
+from pipeline.offline.shape import Shape
 from pipeline.records import Endpoint
 
 INDENT = "    "
@@ -109,6 +109,12 @@ def status_assert(var: str, ep: Endpoint, code: int | None = None) -> str:
     if code is None:
         return f"assert 200 <= {var}.status_code < 300, {var}.text"
     return f"assert {var}.status_code == {code}, {var}.text"
+
+
+def _at_top(shape: Shape, res: Resource) -> bool:
+    """The observed create answer is the record with its id where the generator looks by
+    default: the code stays as it was."""
+    return shape.create_record == () and shape.create_id == res.id_field
 
 
 @dataclass
@@ -229,46 +235,37 @@ class Writer:
     def take_created(self, case: Case, node: Resource, rvar: str, pvar: str,
                      bindings: dict[str, str], var: str = "", id_var: str = "") -> bool:
         """Bind the created record to `var` and its id to `id_var` (the node's names by
-        default): from the create answer where the document (else the observed answer) puts
-        it; read back when the observed answer names only the id; from the list when it names
-        no id, found by the sent fields the list showed unchanged."""
+        default): from the create answer as the document shows it; where it shows none, from
+        the answer if that shows the record, else from the list (`tolerant.created_record`,
+        found by the sent fields the oracle stored unchanged)."""
         var, id_var = var or node.var, id_var or node.id_var
         shape = node.observed(node.create)
-        if shape is None or (shape.create_record == ()
-                             and shape.create_id == node.id_field):  # where it is by default
+        if shape is None or _at_top(shape, node):
             case.add(f"{var} = {rvar}.json()", f"{id_var} = {var}[{literal(node.id_field)}]")
             return True
-        if shape.create_id is not None:
-            where = subscripts(shape.create_record)
-            case.add(f"{id_var} = {rvar}.json(){where}[{literal(shape.create_id)}]")
-            get = node.get
-            if shape.create_shows or get is None or not self.model.reachable(get) \
-                    or shape.item_record is None or node.param is None:
-                case.add(f"{var} = {rvar}.json(){where}")
-                return True
-            read = self.call(case, f"{var}_read", get, {**bindings, node.param: id_var},
-                             target=False)
-            case.add(read, f"{var} = {node.record_of(f'{var}_read', get)}")
-            return True
-        listing = node.listing
-        if listing is None or not self.findable(node):
+        if not self.findable(node):
             return False
-        found = " and ".join(f"r[{literal(k)}] == {pvar}[{literal(k)}]"
-                             for k in shape.match_keys)
-        case.add(self.call(case, f"{var}_listed", listing, bindings, target=False),
-                 f"{var} = next(r for r in {var}_listed.json()"
-                 f"{subscripts(shape.list_records)} if {found})",
-                 f"{id_var} = {var}[{literal(node.id_field)}]")
+        listing = node.listing
+        url = self.url(listing.path, bindings) if listing is not None and \
+            self.model.reachable(listing) and not self.model.needs_auth(listing) else "None"
+        payload = self.payload_for(node) or {}
+        keys = "".join(f"{literal(k)}, " for k in shape.match_keys)
+        sent = pvar if set(shape.match_keys) >= {k for k, v in payload.items()
+                                                if isinstance(v, str | int | float | bool)} \
+            else f"{{k: {pvar}[k] for k in ({keys.rstrip()})}}"
+        case.add(f"{var} = created_record(session, {rvar}, {url}, {sent}, "
+                 f"{literal(node.noun)})", f"{id_var} = {node.id_of(var, node.create)}")
         return True
 
     def findable(self, res: Resource) -> bool:
         """Can a test find the record it creates (`take_created`)?"""
         shape = res.observed(res.create)
-        if shape is None or shape.create_id is not None:
+        if shape is None or _at_top(shape, res):
             return True
-        return res.listing is not None and shape.list_records is not None \
-            and bool(shape.match_keys) and self.model.reachable(res.listing) \
-            and res.id_field == shape.record_id
+        listing = res.listing
+        by_list = shape.listed_found and listing is not None and \
+            self.model.reachable(listing) and not self.model.needs_auth(listing)
+        return shape.answer_found or by_list
 
     def unknown_id(self, res: Resource | None) -> str:
         """Source for an id no record has (shape of the documented ids)."""

@@ -17,7 +17,6 @@ from pipeline.offline.gen_model import (
     snake,
     success_status,
 )
-from pipeline.offline.shape import subscripts
 from pipeline.records import Endpoint
 
 _PREFIX = re.compile(r"^(?:api|v\d+(?:\.\d+)?|rest)$", re.I)
@@ -131,16 +130,15 @@ def records_expr(doc: object, body_var: str) -> str | None:
 
 
 def listed_records(res: Resource | None, ep: Endpoint | None, body_var: str) -> str | None:
-    """`records_expr` of the documented list answer, else of the observed one."""
+    """`records_expr` of the documented list answer; where the document shows none and the
+    oracle's list held the record it made, wherever an implementation puts its records."""
     if ep is None:
         return None
     doc = response_doc(ep)
     if doc is not None or res is None:
         return records_expr(doc, body_var)
     shape = res.observed(ep)
-    if shape is None or shape.list_records is None:
-        return None
-    return body_var + subscripts(shape.list_records)
+    return None if shape is None or not shape.listed_found else f"records_in({body_var})"
 
 
 def query_param(model: Model, ep: Endpoint, names: tuple[str, ...]) -> str | None:

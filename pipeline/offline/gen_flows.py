@@ -63,11 +63,10 @@ def _listing_check(case: Case, w: Writer, res: Resource, bindings: dict[str, str
         extra = f"params={{{literal(search)}: payload[{literal(title)}]}}"
     elif not isinstance(response_doc(ep), list) and res.parent is None and not seen:
         return False  # a paged list may not show the new record on its first page
-    key = literal(res.id_field)
     case.add(w.call(case, "listed", ep, bindings, extra), status_assert("listed", ep),
              "listed_body = listed.json()",
              f"assert {res.id_var} {'in' if present else 'not in'} "
-             f"[record[{key}] for record in {records}]")
+             f"[{res.id_of('record', ep)} for record in {records}]")
     return True
 
 
@@ -81,11 +80,11 @@ def lifecycle(w: Writer, res: Resource) -> Case | None:
     bindings: dict[str, str] = {}
     if not w.create_chain(case, res, bindings, deletable=True):
         return None
-    read = res.get is not None and w.model.reachable(res.get)
+    read = res.get is not None and w.model.reachable(res.get) and res.reads_back()
     if read:
         assert res.get is not None
         case.add(w.call(case, "fetched", res.get, bindings), status_assert("fetched", res.get),
-                 f"assert {res.record_of('fetched', res.get)}[{literal(res.id_field)}] "
+                 f"assert {res.id_of(res.record_of('fetched', res.get), res.get)} "
                  f"== {res.id_var}")
     elif not _listing_check(case, w, res, bindings, present=True):
         return None

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.offline.shape import Shape, shape_of, subscripts
+from pipeline.offline.shape import Shape, shape_of
 from pipeline.records import Endpoint, Spec
 
 UNIQUE_KEY = re.compile(r"(?:^|_)(?:name|title|username|login|email|sku|code|isbn|slug|key|"
@@ -211,10 +211,23 @@ class Resource:
             return None
         return self.shape
 
+    def reads_back(self) -> bool:
+        """Has the record a documented read that finds it (where the document shows no answer,
+        as the oracle's answer showed)?"""
+        shape = self.observed(self.get)
+        return self.get is not None and (shape is None or shape.read_found)
+
     def record_of(self, var: str, ep: Endpoint | None) -> str:
-        """Source for the record in `var`'s answer to the item read `ep`."""
-        shape = self.observed(ep)
-        return f"{var}.json(){subscripts(shape.item_record if shape else None)}"
+        """Source for the record in `var`'s answer to the item read `ep`: where the document
+        shows no answer, wherever an implementation puts it (`tolerant.record_in`)."""
+        return f"record_in({var}.json())" if self.observed(ep) else f"{var}.json()"
+
+    def id_of(self, record: str, ep: Endpoint | None) -> str:
+        """Source for the id of `record` (from `ep`'s answer): the documented key, else the
+        key an implementation names it by (`tolerant.id_of_record`)."""
+        if self.observed(ep):
+            return f"id_of_record({record}, {json.dumps(self.noun)})"
+        return f"{record}[{json.dumps(self.id_field)}]"
 
     @property
     def var(self) -> str:
@@ -404,8 +417,6 @@ def build_model(spec: Spec) -> Model:
         res.free_refs = free_references(res.payload or {}, paths)
         if spec.observed:
             res.shape = shape_of(spec.observed, res.collection, res.item, res.param, res.noun)
-        if res.shape is not None and not res.fields and res.shape.record_id:
-            res.id_field = res.shape.record_id  # the document names no record fields
     model = Model(spec=spec, resources=resources, by_item=by_item)
     if spec.auth is not None:
         login_path = spec.auth.login_path

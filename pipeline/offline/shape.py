@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pipeline.offline.tolerant import id_of_record, record_holding, record_in, records_in
 from pipeline.records import Observation
 
 Path = tuple[str, ...]
@@ -23,17 +24,17 @@ _DEPTH = 2  # an envelope inside an envelope ({"data": {"items": [...]}}), no de
 
 @dataclass(frozen=True)
 class Shape:
-    """One collection's observed layout; None where the service's answer did not show it."""
+    """One collection's observed answers, as far as a test needs them."""
 
     create_record: Path | None = None  # the created record in the create answer
     create_id: str | None = None  # its id key there (None: the create answer names no id)
     create_shows: bool = True  # the create answer shows the record's fields, not only its id
-    list_records: Path | None = None  # the records in the list answer
-    item_record: Path | None = None  # the record in the item answer
-    update_record: Path | None = ()  # the record in the update answer (None: not in it)
-    record_id: str | None = None  # the id key of a listed or read record
-    match_keys: tuple[str, ...] = ()  # sent fields a listed record shows unchanged
+    match_keys: tuple[str, ...] = ()  # sent fields a stored record shows unchanged
+    answer_found: bool = False  # `created_record` finds it in the create answer
+    read_found: bool = False  # `record_in` finds it in the item answer
+    listed_found: bool = False  # `records_in` of the list answer holds it
     list_paged: bool = False  # the list answer carries paging keys: a record may be elsewhere
+    update_shows: bool = True  # the update answer shows the record (or was not observed)
 
 
 def at(body: Any, path: Path) -> Any:
@@ -153,7 +154,8 @@ def find_id(answers: list[Any], sent: dict[str, Any], names: list[str]) -> Any:
 
 def shape_of(observed: list[Observation], collection: str, item: str | None,
              param: str | None, noun: str) -> Shape | None:
-    """The layout of one collection's answers, or None when nothing of it was observed."""
+    """What one collection's answers let a test do, or None when nothing of it was observed.
+    Where a test looks is `tolerant.py`'s; this says whether looking there finds the record."""
     mine = [o for o in observed if o.path in (collection, item) and 200 <= o.status < 300]
     create = next((o for o in mine if o.method == "POST" and o.path == collection
                    and isinstance(o.body, dict)), None)
@@ -168,22 +170,52 @@ def shape_of(observed: list[Observation], collection: str, item: str | None,
         create_id = id_key(create.answer, names) or _only_id(create.answer, noun)
         create_record = () if create_id else None
     listing = next((o for o in mine if o.method == "GET" and o.path == collection), None)
-    list_records = list_path(listing.answer, sent) if listing is not None else None
-    listed = [r for r in at(listing.answer, list_records) or [] if holds(r, sent)] \
-        if listing is not None and list_records is not None else []
+    listed = [r for r in records_in(listing.answer) if isinstance(r, dict) and holds(r, sent)
+              and id_of_record(r, noun) is not None] if listing is not None else []
     read = next((o for o in mine if o.method == "GET" and o.path == item), None)
-    item_record = record_path(read.answer, sent) if read is not None else None
+    stored = record_in(read.answer) if read is not None else None
+    shown = record_holding(create.answer, {}, noun)
+    record = listed[0] if listed else stored if holds(stored, sent) else shown
+    keys = tuple(holds(record, sent))
+    subset = {k: sent[k] for k in keys}
     update = next((o for o in mine if o.method in ("PUT", "PATCH") and o.path == item), None)
-    update_record: Path | None = ()  # not observed: the generator's default, the answer
-    if update is not None and isinstance(update.body, dict) and _scalars(update.body):
-        update_record = record_path(update.answer, update.body)
-    record = listed[0] if listed else at(read.answer, item_record) if read and \
-        item_record is not None else at(create.answer, create_record) if create_record \
-        is not None else None
     return Shape(create_record=create_record, create_id=create_id,
                  create_shows=record_path(create.answer, sent) is not None,
-                 list_records=list_records,
-                 item_record=item_record, update_record=update_record,
-                 record_id=id_key(record, names),
-                 match_keys=tuple(holds(listed[0], sent)) if listed else (),
-                 list_paged=listing is not None and _paged(listing.answer))
+                 match_keys=keys,
+                 answer_found=bool(keys) and record_holding(create.answer, subset, noun)
+                 is not None,
+                 read_found=bool(keys) and holds(stored, subset) == list(keys)
+                 and id_of_record(stored, noun) is not None,
+                 listed_found=bool(listed) and bool(keys),
+                 list_paged=listing is not None and _paged(listing.answer),
+                 update_shows=update is None or not isinstance(update.body, dict)
+                 or not _scalars(update.body) or record_path(update.answer, update.body)
+                 is not None)
+
+
+def skeleton(answer: Any, sent: Any) -> Any:
+    """An answer with each value the request did not send replaced by its type (`<integer>`):
+    where things are, with no value a test could copy from one implementation, and the same
+    text on every run (no ids, no timestamps)."""
+    sent_values = {json.dumps(v, sort_keys=True) for v in (sent or {}).values()} \
+        if isinstance(sent, dict) else set()
+    if isinstance(answer, dict):
+        return {k: skeleton(v, sent) for k, v in answer.items()}
+    if isinstance(answer, list):
+        return [skeleton(answer[0], sent)] if answer else []
+    if json.dumps(answer, sort_keys=True) in sent_values:
+        return answer
+    kind = {bool: "boolean", int: "integer", float: "number", str: "string"}.get(type(answer))
+    return f"<{kind}>" if kind else None
+
+
+def sketch(observed: list[Observation]) -> list[str]:
+    """One line per observation for a model's prompt: request, status, answer's skeleton."""
+    out, so_far = [], {}
+    for o in observed:
+        so_far.update(o.body if isinstance(o.body, dict) else {})  # a read shows what was sent
+        sent = f" {json.dumps(o.body, ensure_ascii=False)}" if o.body is not None else ""
+        answer = json.dumps(skeleton(o.answer, so_far), ensure_ascii=False)
+        out.append(f"{o.method} {re.sub(r'/[0-9]+(?=/|$)', '/<id>', o.sent_path)}{sent} -> "
+                   f"{o.status} {answer}")
+    return out

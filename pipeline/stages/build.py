@@ -262,11 +262,9 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
     return TaskResult(task.id, "done", split, counts=counts)
 
 
-def seed_cases(task: RawTask, spec: Spec, readme: str, backend: Backend, store: Store,
-               options: BuildOptions) -> None:
+def seed_cases(task: RawTask, spec: Spec, readme: str, backend: Backend, store: Store) -> None:
     if store.cases_for_round(task.id, 0):
         return
-    spec.observed = observe_task(task, spec, options.startup_timeout_s, options.cache_dir)
     cases = backend.generate(task.id, spec, readme) + existing_cases(task.id, task.tests_dir)
     with store.transaction():
         for case in cases:
@@ -276,7 +274,9 @@ def seed_cases(task: RawTask, spec: Spec, readme: str, backend: Backend, store: 
 def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
              options: BuildOptions, store: Store, report: Report) -> dict[str, int]:
     readme = task.readme.read_text(encoding="utf-8")
-    seed_cases(task, spec, readme, options.backend, store, options)
+    # the generator and the refiner see where the oracle puts things (on a resume too)
+    spec.observed = observe_task(task, spec, options.startup_timeout_s, options.cache_dir)
+    seed_cases(task, spec, readme, options.backend, store)
     row = store.get_task(task.id)
 
     def chair_refine(case: TestCase, ev: Evidence | None, rv: list[Review], note: str):

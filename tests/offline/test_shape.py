@@ -27,24 +27,39 @@ ENVELOPED = [
 def test_a_create_answer_without_the_record_sends_the_test_to_the_list() -> None:
     shape = shape_of(ENVELOPED, "/staff", "/staff/{staff_id}", "staff_id", "staff")
     assert shape is not None
-    assert (shape.create_record, shape.create_id) == (None, None)
-    assert shape.list_records == ("staff",) and shape.item_record == ("member",)
-    assert shape.update_record is None  # the update answer shows no record
-    assert shape.record_id == "id" and shape.match_keys == ("name", "grade")
+    assert (shape.create_record, shape.create_id, shape.answer_found) == (None, None, False)
+    assert shape.listed_found and shape.read_found and not shape.list_paged
+    assert not shape.update_shows  # the update answer shows no record
+    assert shape.match_keys == ("name", "grade")  # 3.0 == 3
 
 
 def test_an_enveloped_or_reported_create_answer_gives_the_id_where_it_is() -> None:
     data = [_obs("POST", "/staff", {"data": {"staff_id": "s-1", **SENT}}, SENT, 201)]
     shape = shape_of(data, "/staff", "/staff/{staff_id}", "staff_id", "staff")
-    assert shape is not None and shape.create_shows
+    assert shape is not None and shape.create_shows and shape.answer_found
     assert (shape.create_record, shape.create_id) == (("data",), "staff_id")
     report = [_obs("POST", "/staff", {"created_staff_id": 9, "success": True}, SENT)]
     shape = shape_of(report, "/staff", "/staff/{staff_id}", "staff_id", "staff")
-    assert shape is not None and not shape.create_shows
+    assert shape is not None and not shape.create_shows and not shape.answer_found
     assert (shape.create_record, shape.create_id) == ((), "created_staff_id")
     assert find_id([{"created_staff_id": 9, "success": True}], SENT, ["id"]) == 9
     assert find_id([{"status": "added"}, {"staff": [{"id": 4, **SENT}]}], SENT, ["id"]) == 4
     assert shape_of([], "/staff", None, None, "staff") is None
+
+
+def test_the_helpers_find_the_record_wherever_an_implementation_puts_it() -> None:
+    from pipeline.offline.tolerant import id_of_record, record_holding, record_in, records_in
+
+    for answer in ({"id": 2, **SENT}, {"member": {"id": 2, **SENT}},
+                   {"data": {"staff": {"id": 2, **SENT}}}):
+        assert id_of_record(record_holding(answer, SENT)) == 2
+    assert record_holding({"status": "added"}, SENT) is None
+    assert record_in({"member": {"staff_id": 2}}) == {"staff_id": 2}
+    assert id_of_record({"staff_id": 2, "team_id": 1}, "staff") == 2
+    assert id_of_record({"staff_id": 2, "team_id": 1}) is None  # which one: not known
+    assert records_in([{"id": 1}]) == [{"id": 1}]
+    assert records_in({"staff": [{"id": 1}], "total": 1}) == [{"id": 1}]
+    assert records_in({"data": {"items": [{"id": 1}]}, "page": 1}) == [{"id": 1}]
 
 
 def _spec(observed: list[Observation]) -> Spec:
@@ -59,15 +74,17 @@ def _spec(observed: list[Observation]) -> Spec:
 
 
 def test_generated_code_finds_the_record_where_it_was_observed() -> None:
-    code = {c.name: c.code for c in generate_cases("staff", _spec(ENVELOPED))}
-    life = code["test_staff_lifecycle_create_read_update_delete"]
-    assert 'staff_listed = session.get(f"{base_url}/staff")' in life
-    assert 'in staff_listed.json()["staff"] if r["name"] == payload["name"]' in life
-    assert 'stored = reread.json()["member"]' in life
-    assert "after = updated.json()" not in life  # the update answer holds no record
+    cases = {c.name: c for c in generate_cases("staff", _spec(ENVELOPED))}
+    life = cases["test_staff_lifecycle_create_read_update_delete"]
+    assert ('staff = created_record(session, response, f"{base_url}/staff", payload, '
+            '"staff")') in life.code
+    assert "stored = record_in(reread.json())" in life.code
+    assert "after = updated.json()" not in life.code  # the document shows no update answer
+    assert "def created_record(" in life.prelude  # the helpers go with the case
     assert "observed" not in _spec(ENVELOPED).model_dump()  # evidence, never the spec
-    blind = {c.name: c.code for c in generate_cases("staff", _spec([]))}
-    assert 'staff = response.json()' in blind["test_staff_lifecycle_create_read_update_delete"]
+    blind = {c.name: c for c in generate_cases("staff", _spec([]))}
+    plain = blind["test_staff_lifecycle_create_read_update_delete"]
+    assert 'staff = response.json()' in plain.code and plain.prelude == ""
 
 
 def test_the_documents_own_answer_wins_over_the_observed_one() -> None:
@@ -75,4 +92,14 @@ def test_the_documents_own_answer_wins_over_the_observed_one() -> None:
     spec.endpoints[0].response_example = {"id": 1, "name": "Ada", "grade": 3}
     life = {c.name: c.code for c in generate_cases("staff", spec)}[
         "test_staff_lifecycle_create_read_update_delete"]
-    assert "staff_listed" not in life and 'staff_id = staff["id"]' in life
+    assert "created_record" not in life and 'staff_id = staff["id"]' in life
+
+
+def test_the_prompts_sketch_shows_where_things_are_and_no_values_of_the_service() -> None:
+    from pipeline.offline.shape import sketch
+
+    lines = sketch(ENVELOPED)
+    assert lines[0] == 'POST /staff {"name": "Ada", "grade": 3} -> 201 {"status": "<string>"}'
+    assert lines[1] == ('GET /staff -> 200 {"staff": [{"id": "<integer>", "name": "Ada", '
+                        '"grade": "<number>", "since": "<string>"}]}')  # 3.0: not as sent
+    assert lines[2].startswith('GET /staff/<id> -> 200 {"member": {"id": "<integer>"')

@@ -1,0 +1,80 @@
+"""Helpers a generated test uses where the document shows no answer, so it passes on every
+implementation of the document and not only on the one it was checked against.
+
+A README that shows requests and no answers leaves open where a service puts the record it
+created (the answer itself, an envelope such as `{"employee": {...}}`, or only the list), how
+a list wraps its records, and which key holds an id. The build learns whether the oracle's
+answers let a test find its record at all (`shape.py`); the test itself then looks for the
+record by what it sent, wherever the answer puts it. These functions are the generated
+module's prelude (their source is copied into it, see `PRELUDE`) and the build's own check of
+the oracle's answers, so the two cannot disagree. They use only the standard library.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+
+def id_of_record(record, noun=""):
+    """The id a record goes by: `id`, `<noun>_id`, else its one key named like an id."""
+    if not isinstance(record, dict):
+        return None
+    for key in ("id", f"{noun}_id", f"{noun}Id", "_id"):
+        if key in record and isinstance(record[key], int | str):
+            return record[key]
+    keys = [k for k in record if re.search(r"(?:^|_)id$|[a-z]Id$", str(k))
+            and isinstance(record[k], int | str)]
+    return record[keys[0]] if len(keys) == 1 else None
+
+
+def record_in(answer):
+    """The record of an item answer: the answer, or the one object its envelope holds."""
+    if isinstance(answer, dict) and id_of_record(answer) is None:
+        inner = [v for v in answer.values() if isinstance(v, dict)]
+        if len(inner) == 1:
+            return inner[0]
+    return answer
+
+
+def records_in(answer):
+    """The records of a list answer: the answer, or the one list of objects inside it."""
+    todo = [answer]
+    for _ in range(3):
+        lists = [v for v in todo if isinstance(v, list)]
+        if lists:
+            return lists[0] if len(lists) == 1 else []
+        todo = [v for d in todo if isinstance(d, dict) for v in d.values()]
+    return []
+
+
+def record_holding(answer, sent, noun=""):
+    """The object in an answer that holds every value sent and an id (None: none does)."""
+    todo = [answer]
+    for _ in range(3):
+        for value in todo:
+            if isinstance(value, dict) and id_of_record(value, noun) is not None and all(
+                    value.get(k) == v for k, v in sent.items()):
+                return value
+        todo = [v for d in todo if isinstance(d, dict) for v in d.values()]
+    return None
+
+
+def created_record(session, response, list_url, sent, noun=""):
+    """The record a create made: from its answer when that shows it, else from the list."""
+    try:
+        record = record_holding(response.json(), sent, noun)
+    except ValueError:
+        record = None
+    if record is None and list_url is not None:
+        listed = session.get(list_url)
+        assert 200 <= listed.status_code < 300, listed.text
+        record = next((r for r in records_in(listed.json()) if isinstance(r, dict)
+                       and all(r.get(k) == v for k, v in sent.items())), None)
+    assert record is not None, f"the created record ({sent}) is in neither answer nor list"
+    return record
+
+
+HELPERS = (id_of_record, record_in, records_in, record_holding, created_record)
+PRELUDE = "\n\n".join(inspect.getsource(f) for f in HELPERS)
+CALLS = re.compile(r"\b(?:" + "|".join(f.__name__ for f in HELPERS) + r")\(")
