@@ -25,8 +25,10 @@ from pipeline.offline.gen_code import set_assert
 from pipeline.offline.gen_common import body_checks
 from pipeline.offline.rebuttal import Action, answers, code_change
 from pipeline.offline.refine_errors import add_error_code_checks
+from pipeline.offline.refine_lookup import repair_lookup
 from pipeline.offline.refine_values import add_value_checks
 from pipeline.offline.strength import shape_only_code
+from pipeline.offline.tolerant import CALLS, PRELUDE
 from pipeline.records import Endpoint, Evidence, Review, Spec, TestCase
 
 _STATUS = re.compile(r"^assert\s+(\w+)\.status_code\s*==\s*(\d{3})\b")
@@ -182,8 +184,10 @@ def _repair_failure(lines: list[str], output: str, spec: Spec, case: TestCase,
                          f"assert {var}.status_code == {actual}", lines[stmt.lineno - 1], count=1)
             return lines[:stmt.lineno - 1] + [new] + lines[stmt.lineno:]
         return _drop(lines, stmt)
-    if not isinstance(stmt, ast.Assert):
-        return lines  # a setup step failed (a KeyError in an assignment...): not repairable
+    if not isinstance(stmt, ast.Assert):  # a setup step: the id of the record it created?
+        fixed = None if loosen else repair_lookup(lines, stmt.lineno - 1, output, spec,
+                                                  _endpoint_of)
+        return fixed if fixed is not None else lines
     extra = _extra_keys(output)
     if extra:
         return _drop_field(lines, extra)
@@ -289,6 +293,9 @@ def refine_case(case: TestCase, evidence: Evidence | None, reviews: list[Review]
     code = "\n".join(lines).rstrip() + "\n"
     if code == case.code.rstrip() + "\n" or response_assertions(code) == 0:
         return case
+    prelude = case.prelude
+    if CALLS.search(code) and "def created_record(" not in prelude:  # the helpers it calls
+        prelude = (prelude.rstrip() + "\n\n\n" + PRELUDE).lstrip()
     return case.model_copy(update={"round": case.round + 1, "origin": "refined", "code": code,
-                                   "author": "offline",
+                                   "author": "offline", "prelude": prelude,
                                    "rebuttal": answers(reviews, evidence, actions)})

@@ -131,3 +131,48 @@ def test_the_suite_passes_on_the_oracle_and_catches_an_update_not_stored(
     bad = run_generated(task_factory(tmp_path / "faulty", "staff", 8000, readme=README,
                                   server=broken), runs=1)
     assert "test_staff_lifecycle_create_read_update_delete" in bad.failing()
+
+
+FAILING = '''def test_get_staff_returns_created_staff(base_url, session):
+    payload = {"name": "Ada", "grade": 3}
+    created = session.post(f"{base_url}/staff", json=payload)
+    assert created.status_code == 201, created.text
+    staff = created.json()
+    staff_id = staff["id"]
+    fetched = session.get(f"{base_url}/staff/{staff_id}")
+    assert fetched.status_code == 200, fetched.text
+'''
+
+
+def test_a_setup_that_cannot_find_its_record_is_repaired_and_then_passes(
+        tmp_path: Path, task_factory: Callable[..., Path]) -> None:
+    """`staff["id"]` raised KeyError on `{"status": "Staff added"}`: the refiner looks the
+    record up (answer, else list) instead of giving up, and the refined case passes."""
+    from pipeline.execution import free_port, run_pytest, start_service
+    from pipeline.offline.refine import refine_case
+    from pipeline.records import Evidence, RunResult, TestCase
+    from pipeline.suites import conftest_source, module_source
+
+    task = load_task(task_factory(tmp_path, "staff", 8000, readme=README, server=SERVER))
+    spec = load_spec(task.readme)
+    spec.observed = observe_task(task, spec, 30.0, None)
+    case = TestCase(case_id="staff::t", task_id="staff", round=0, category="api_compliance",
+                    name="test_get_staff_returns_created_staff", code=FAILING,
+                    origin="generated", author="offline")
+    output = '>       staff_id = staff["id"]\nE       KeyError: \'id\'\n'
+    evidence = Evidence(case_id=case.case_id, round=0,
+                        runs=[RunResult(outcome="failed", output=output)])
+    refined = refine_case(case, evidence, [], spec)
+    assert refined.round == 1
+    assert ('staff = created_record(session, created, f"{base_url}/staff", payload, "staff")'
+            in refined.code)
+    assert 'staff_id = id_of_record(staff, "staff")' in refined.code
+    tests = tmp_path / "suite"
+    tests.mkdir()
+    (tests / "conftest.py").write_text(conftest_source(spec, 8000))
+    with start_service(task.oracle_dir, free_port(), None) as service:
+        for version in (case, refined):
+            (tests / "test_it.py").write_text(module_source([version]))
+            run = run_pytest(tests, service.base_url, 60)
+            assert [t.outcome for t in run.tests] == (
+                ["passed"] if version is refined else ["failed"])
