@@ -86,7 +86,8 @@ def port(blocks: list[Block]) -> int | None:
 
 
 _SUBJECT = re.compile(
-    r"\b(?:endpoints?|paths?|routes?|urls?|apis?|requests?|resources?|operations?|interfaces?)\b",
+    r"\b(?:endpoints?|paths?|routes?|urls?|uris?|apis?|requests?|resources?|operations?"
+    r"|interfaces?)\b",
     re.I,
 )
 

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from pipeline.records import Endpoint, Param, Spec
-from pipeline.spec import load_spec
+from pipeline.spec import extract_spec, load_spec
 from pipeline.spec.typedesc import body_schema, describe, example_of, is_described_body
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -178,3 +178,13 @@ def test_fences_nested_in_list_items_and_chinese_sub_headings() -> None:
     assert delete.auth_required is True
     assert delete.response_example == {"deleted": True}
     assert delete.response_examples[404] == {"error": "not_found"}
+
+
+def test_all_uris_relative_to_a_url_give_the_base_path() -> None:
+    """OpenAPI Generator's README says "All URIs are relative to *https://host/api*"."""
+    readme = ("# Recipes\n\nAll URIs are relative to *https://example.herokuapp.com/api*\n\n"
+              "| Method | Endpoint | Description |\n|---|---|---|\n"
+              "| **POST** | /users | Sign up a user |\n")
+    spec = extract_spec(readme)
+    assert spec.base_path == "/api"
+    assert [(e.method, e.path) for e in spec.endpoints] == [("POST", "/api/users")]
