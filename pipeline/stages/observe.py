@@ -96,8 +96,7 @@ def observe_task(task: RawTask, spec: Spec, startup_timeout_s: float,
         start_service,
     )
 
-    if not any(e.method == "POST" and isinstance(e.request_example, dict)
-               for e in spec.endpoints):
+    if not any(e.method in ("POST", "GET") and _open(spec, e) for e in spec.endpoints):
         return []
     try:
         env = ensure_task_env(task.oracle_dir, task.config.language, root=cache_dir)

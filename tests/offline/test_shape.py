@@ -103,3 +103,21 @@ def test_the_prompts_sketch_shows_where_things_are_and_no_values_of_the_service(
     assert lines[1] == ('GET /staff -> 200 {"staff": [{"id": "<integer>", "name": "Ada", '
                         '"grade": "<number>", "since": "<string>"}]}')  # 3.0: not as sent
     assert lines[2].startswith('GET /staff/<id> -> 200 {"member": {"id": "<integer>"')
+
+
+def test_a_record_the_service_already_lists_is_read_when_none_can_be_created() -> None:
+    """No body documented for the create (a seeded service): the item read takes a record
+    the list shows and checks it answers that record, wherever either answer puts it."""
+    item = Param(name="id", location="path", required=True)
+    seeded = [_obs("GET", "/posts", {"data": [{"id": 7, "title": "t"}], "page": 1})]
+    spec = Spec(observed=seeded, endpoints=[
+        Endpoint(method="GET", path="/posts"), Endpoint(method="POST", path="/posts"),
+        Endpoint(method="GET", path="/posts/{id}", params=[item])])
+    cases = {c.name: c for c in generate_cases("posts", spec)}
+    read = cases["test_get_posts_item_documented_success"]
+    assert "records = records_in(listed.json())" in read.code
+    assert "assert id_of_record(record_in(response.json())) == id" in read.code
+    assert "def records_in(" in read.prelude
+    spec.observed = []  # no evidence: the guess as before
+    blind = {c.name: c for c in generate_cases("posts", spec)}
+    assert "records_in" not in blind["test_get_posts_item_documented_success"].code
