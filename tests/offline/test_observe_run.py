@@ -4,14 +4,22 @@ and catches an update that is not stored."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from pipeline.execution import free_port
 from pipeline.offline.gen_run import first_error, run_generated
 from pipeline.spec import load_spec
 from pipeline.stages.observe import observe_task
 from pipeline.tasks import load_task
+
+ROOT = Path(__file__).resolve().parents[2]
 
 README = textwrap.dedent("""\
     # Staff API
@@ -176,3 +184,20 @@ def test_a_setup_that_cannot_find_its_record_is_repaired_and_then_passes(
             run = run_pytest(tests, service.base_url, 60)
             assert [t.outcome for t in run.tests] == (
                 ["passed"] if version is refined else ["failed"])
+
+
+@pytest.mark.slow
+def test_a_build_of_a_curl_only_readme_publishes_round_trips_with_their_helpers(
+        tmp_path: Path, task_factory: Callable[..., Path]) -> None:
+    """The build observes before it generates: the published suite of a README with no
+    answers holds a create-read-update-delete test, and its module carries the helpers."""
+    data = tmp_path / "data"
+    task_factory(data / "raw", "staff", free_port(), readme=README, server=SERVER)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pipeline", "build", "--data", str(data)], cwd=ROOT,
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "REPOGENESIS_MUTATION_CAP": "0"})
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    published = "\n".join(p.read_text() for p in (data / "train" / "staff").rglob("test_*.py"))
+    assert "def test_staff_lifecycle_create_read_update_delete(" in published
+    assert "def created_record(" in published
