@@ -32,6 +32,7 @@ from pipeline.offline.tolerant import CALLS, PRELUDE
 from pipeline.records import Endpoint, Evidence, Review, Spec, TestCase
 
 _STATUS = re.compile(r"^assert\s+(\w+)\.status_code\s*==\s*(\d{3})\b")
+_IN_CODES = re.compile(r"^assert\s+(\w+)\.status_code\s+in\s+\(")
 _RANGE = re.compile(r"^assert\s+\d{3}\s*<=\s*(\w+)\.status_code\s*<\s*\d{3}")
 _ACTUAL = re.compile(r"^E\s+assert\s+(?:(\d{3})\s*==\s*\d{3}|\d{3}\s*<=\s*(\d{3})\s*<)")
 _WHERE = re.compile(r"where\s+(\d{3})\s*=\s*<Response")
@@ -171,6 +172,11 @@ def _repair_failure(lines: list[str], output: str, spec: Spec, case: TestCase,
     text = lines[stmt.lineno - 1].strip()
     key = next((m.group(1) for ln in output.splitlines() if (m := _KEYERROR.match(ln.strip()))),
                None)
+    listed = _IN_CODES.match(text)
+    if listed and key is None and not loosen:
+        refused = _refusal(lines, stmt, listed.group(1), _actual_status(output))
+        if refused is not None:
+            return refused
     status = _STATUS.match(text) or _RANGE.match(text)
     if status and key is None:
         var = status.group(1)
@@ -183,7 +189,7 @@ def _repair_failure(lines: list[str], output: str, spec: Spec, case: TestCase,
             new = re.sub(r"assert\s+.*?status_code\s*(?:==\s*\d{3}|<\s*\d{3})",
                          f"assert {var}.status_code == {actual}", lines[stmt.lineno - 1], count=1)
             return lines[:stmt.lineno - 1] + [new] + lines[stmt.lineno:]
-        return _drop(lines, stmt)
+        return _refusal(lines, stmt, var, actual) or _drop(lines, stmt)
     if not isinstance(stmt, ast.Assert):  # a setup step: the id of the record it created?
         fixed = None if loosen else repair_lookup(lines, stmt.lineno - 1, output, spec,
                                                   _endpoint_of)
@@ -194,6 +200,22 @@ def _repair_failure(lines: list[str], output: str, spec: Spec, case: TestCase,
     if key is not None:
         return _drop_field(lines, [key])
     return _drop(lines, stmt)
+
+
+def _refusal(lines: list[str], stmt: ast.stmt, var: str, actual: int | None
+             ) -> list[str] | None:
+    """A test that expected a refusal (only error codes, none documented as what came back)
+    and got one by another error code: it asserts the refusal (any error status) when dropping
+    the status check would leave it asserting nothing; None otherwise."""
+    text = lines[stmt.lineno - 1]
+    m = re.search(r"status_code\s*(?:==\s*(\d{3})|in\s*\(([\d,\s]+)\))", text)
+    expected = [int(c) for c in re.findall(r"\d{3}", m.group(1) or m.group(2))] if m else []
+    if actual is None or actual < 400 or not expected or min(expected) < 400 \
+            or response_assertions("\n".join(_drop(lines, stmt))) > 0:
+        return None
+    new = re.sub(r"assert\s+(\w+)\.status_code\s*(?:==\s*\d{3}|in\s*\([\d,\s]+\))",
+                 f"assert {var}.status_code >= 400", text, count=1)
+    return lines[:stmt.lineno - 1] + [new] + lines[stmt.lineno:]
 
 
 def _error_checks(var: str, ep: Endpoint | None, code: int, spec: Spec) -> list[str]:

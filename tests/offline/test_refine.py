@@ -264,3 +264,29 @@ def test_refine_drops_a_value_check_only_the_oracle_meets() -> None:
                           SPEC)
     assert '["id"] == 1' not in refined.code
     assert 'assert created.json()["name"] == "Widget"' in refined.code
+
+
+def test_a_refusal_by_an_undocumented_error_code_stays_a_refusal() -> None:
+    """No code documented for a missing token; the oracle refuses with 500: the test keeps
+    asserting a refusal (any error status) instead of losing its only assertion."""
+    from pipeline.offline.refine import refine_case
+    from pipeline.records import Endpoint, Evidence, RunResult, Spec, TestCase
+
+    code = ('def test_get_lists_without_token(base_url, session):\n'
+            '    response = session.get(f"{base_url}/lists")\n'
+            '    assert response.status_code in (401, 403), response.text\n')
+    case = TestCase(case_id="t::a", task_id="t", round=0, category="error_handling",
+                    name="test_get_lists_without_token", code=code, origin="generated",
+                    author="offline")
+    output = ("E       assert 500 in (401, 403)\n"
+              "E        +  where 500 = <Response [500]>.status_code\n"
+              ">       assert response.status_code in (401, 403), response.text\n")
+    evidence = Evidence(case_id=case.case_id, round=0,
+                        runs=[RunResult(outcome="failed", output=output)])
+    spec = Spec(endpoints=[Endpoint(method="GET", path="/lists")])
+    refined = refine_case(case, evidence, [], spec)
+    assert "assert response.status_code >= 400, response.text" in refined.code
+    ok = output.replace("500", "200")  # a success is no refusal: nothing to keep
+    same = refine_case(case, Evidence(case_id=case.case_id, round=0,
+                                      runs=[RunResult(outcome="failed", output=ok)]), [], spec)
+    assert same is case
