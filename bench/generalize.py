@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from heldout_compare import generated_suite, suite_figures  # noqa: E402
 
 from pipeline.execution import ensure_task_env, scratch_prefix  # noqa: E402
+from pipeline.execution.copies import writable_copy  # noqa: E402
 from pipeline.mutation.runner import Settings, run_suite  # noqa: E402
 from pipeline.suite_runs import HUMAN_DIR  # noqa: E402
 
@@ -67,8 +68,8 @@ def scratch_data(tasks: dict[str, Path], data: Path) -> None:
         raw.mkdir(parents=True)
         shutil.copy2(folder / "task.toml", raw / "task.toml")
         shutil.copy2(folder / "README.md", raw / "README.md")
-        shutil.copytree(folder / "oracle", raw / "oracle",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.db"))
+        writable_copy(folder / "oracle", raw / "oracle",  # the shared set is read-only
+                      ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.db"))
 
 
 def build(data: Path, jobs: int) -> tuple[float, str]:

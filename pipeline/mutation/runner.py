@@ -33,6 +33,7 @@ from pipeline.execution import (
     start_service,
 )
 from pipeline.execution.budget import cpu_slot
+from pipeline.execution.copies import writable_copy
 from pipeline.execution.ports import free_port
 from pipeline.languages import get_language
 from pipeline.suite_runs import merge_runs, suite_groups
@@ -157,7 +158,7 @@ def run_mutant(mutant: Mutant, oracle_dir: Path, settings: Settings, work_root: 
     started = time.monotonic()
     try:
         oracle = work / "oracle"
-        shutil.copytree(oracle_dir, oracle, symlinks=True, ignore=_COPY_IGNORE)
+        writable_copy(oracle_dir, oracle, symlinks=True, ignore=_COPY_IGNORE)
         (oracle / mutant.file).write_text(mutant.source, encoding="utf-8")
         log = work / "service.log"
         try:
@@ -231,7 +232,7 @@ def run_mutation(
         suite = root / "suite"
         shutil.copytree(suite_dir, suite, ignore=_COPY_IGNORE)
         base = root / "baseline"
-        shutil.copytree(oracle_dir, base, symlinks=True, ignore=_COPY_IGNORE)
+        writable_copy(oracle_dir, base, symlinks=True, ignore=_COPY_IGNORE)
         settings = Settings(language, env_bin, suite, startup_timeout_s, test_timeout_s)
         baseline, ready_s = run_suite(base, settings, root / "baseline.log")
         shutil.rmtree(base, ignore_errors=True)
