@@ -28,5 +28,5 @@ def test_a_read_only_tree_copies_writable_and_keeps_its_execute_bits(tmp_path: P
             assert os.stat(path).st_mode & stat.S_IWUSR, path
         assert os.stat(dst / "start.sh").st_mode & stat.S_IXUSR
     finally:
-        for root, dirs, _ in os.walk(src):
+        for root, _dirs, _files in os.walk(src):
             os.chmod(root, 0o755)
