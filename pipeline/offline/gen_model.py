@@ -307,6 +307,9 @@ def _id_field(res: Resource) -> str | None:
     param = res.param or ""
     names = [param, snake(param), re.sub(r"(_id|Id)$", "", param), "id"]
     for name in names:
+        value = res.fields.get(name)
+        if isinstance(value, str) and " " in value.strip():
+            continue  # `question` of `{question_id}` holding the question's text: no id
         if name and name in res.fields:
             return name
     if param and param in (res.payload or {}):

@@ -121,3 +121,15 @@ def test_a_record_the_service_already_lists_is_read_when_none_can_be_created() -
     spec.observed = []  # no evidence: the guess as before
     blind = {c.name: c for c in generate_cases("posts", spec)}
     assert "records_in" not in blind["test_get_posts_item_documented_success"].code
+
+
+def test_a_text_field_named_like_the_path_parameter_is_not_the_id() -> None:
+    from pipeline.offline.gen_model import build_model
+
+    item = Param(name="question_id", location="path", required=True)
+    record = {"id": 4, "question": "Who wrote it?", "answer": "Anne Rice"}
+    spec = Spec(endpoints=[
+        Endpoint(method="POST", path="/questions", request_example={"question": "Q?"},
+                 response_example=record),
+        Endpoint(method="DELETE", path="/questions/{question_id}", params=[item])])
+    assert build_model(spec).resources[0].id_field == "id"
