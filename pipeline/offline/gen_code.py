@@ -240,7 +240,7 @@ class Writer:
         found by the sent fields the oracle stored unchanged)."""
         var, id_var = var or node.var, id_var or node.id_var
         shape = node.observed(node.create)
-        if shape is None or _at_top(shape, node):
+        if self.plain_create(node):
             case.add(f"{var} = {rvar}.json()", f"{id_var} = {var}[{literal(node.id_field)}]")
             return True
         if not self.findable(node):
@@ -256,6 +256,12 @@ class Writer:
         case.add(f"{var} = created_record(session, {rvar}, {url}, {sent}, "
                  f"{literal(node.noun)})", f"{id_var} = {node.id_of(var, node.create)}")
         return True
+
+    def plain_create(self, res: Resource) -> bool:
+        """Is the created record's id where the generator looks by default (`x.json()["id"]`):
+        the document shows the create answer, nothing was observed, or what was agrees?"""
+        shape = res.observed(res.create)
+        return shape is None or _at_top(shape, res)
 
     def findable(self, res: Resource) -> bool:
         """Can a test find the record it creates (`take_created`)?"""
