@@ -45,11 +45,6 @@ def at(body: Any, path: Path) -> Any:
     return body
 
 
-def subscripts(path: Path | None) -> str:
-    """`["data"]["items"]` for a path: the source a test appends to `x.json()`."""
-    return "".join(f"[{json.dumps(key)}]" for key in path or ())
-
-
 def holds(record: Any, sent: dict[str, Any]) -> list[str]:
     """The sent scalar fields `record` shows with the value sent."""
     if not isinstance(record, dict):
@@ -82,21 +77,6 @@ def record_path(body: Any, sent: dict[str, Any]) -> Path | None:
         if n and 2 * n >= len(scalars) and (best is None or n > best[0]):
             best = (n, path)
     return best[1] if best else None
-
-
-def _lists(body: Any) -> list[tuple[Path, list[Any]]]:
-    return [(path, value) for path, value in _dicts(body) if isinstance(value, list)
-            and value and all(isinstance(x, dict) for x in value)]
-
-
-def list_path(body: Any, sent: dict[str, Any] | None = None) -> Path | None:
-    """Where a list of records sits; one holding what was sent first."""
-    lists = _lists(body)
-    if sent:
-        for path, value in lists:
-            if any(holds(x, sent) for x in value):
-                return path
-    return lists[0][0] if len(lists) == 1 else None
 
 
 _PAGING = re.compile(r"(?:^|[_-])(?:page|pages|pagination|total|count|next|prev|previous|"
@@ -143,10 +123,10 @@ def find_id(answers: list[Any], sent: dict[str, Any], names: list[str]) -> Any:
         key = id_key(at(body, path), names) if path is not None else None
         if key is not None:
             return at(body, path)[key]  # type: ignore[index]
-        if path is None and not _lists(body) and (only := _only_id(body, "")):
+        records = records_in(body)
+        if path is None and not records and (only := _only_id(body, "")):
             return body[only]
-        records = at(body, lp) if (lp := list_path(body, sent)) is not None else None
-        for record in records or []:
+        for record in records:
             if holds(record, sent) and (key := id_key(record, names)) is not None:
                 return record[key]
     return None
