@@ -9,7 +9,9 @@ anchor_tests/ when the repository had HTTP tests). Each task is copied (task.tom
 oracle/ only: the build sees nothing else) into a scratch data folder, and the scratch folder
 is built offline with the real CLI (`python -m pipeline build --offline --jobs N`). Then, per
 task, for the published generated suite and for the repository's own tests (anchors):
-- accepted tests, and documented endpoints with at least one accepted test;
+- accepted tests, documented endpoints with at least one accepted test, and those of the
+  endpoints with a behaviour the document states that an accepted test checks by value
+  (`repogenesis status`'s `endpoints_without_behaviour`);
 - faulty variants caught (a test that passes on the clean oracle fails on the variant);
 - mutation score on the same capped, seeded mutants of the oracle;
 - tests that pass on the oracle and fail on an independent correct implementation
@@ -38,6 +40,8 @@ from heldout_compare import generated_suite, suite_figures  # noqa: E402
 from pipeline.execution import ensure_task_env, scratch_prefix  # noqa: E402
 from pipeline.execution.copies import writable_copy  # noqa: E402
 from pipeline.mutation.runner import Settings, run_suite  # noqa: E402
+from pipeline.records import Endpoint  # noqa: E402
+from pipeline.stages.coverage import states_behaviour  # noqa: E402
 from pipeline.suite_runs import HUMAN_DIR  # noqa: E402
 
 DEVSETS = (ROOT.parent / "shared" / "devset", ROOT / "bench" / "devset")
@@ -79,6 +83,23 @@ def build(data: Path, jobs: int) -> tuple[float, str]:
                            "--data", str(data), "--jobs", str(jobs)],
                           cwd=ROOT, capture_output=True, text=True)
     return time.monotonic() - started, (proc.stdout + proc.stderr)[-4000:]
+
+
+def status_entries(data: Path) -> dict[str, Any]:
+    """`repogenesis status --json` of the scratch build, per task ({} when it has none)."""
+    proc = subprocess.run([sys.executable, "-m", "pipeline", "status", "--json",
+                           "--data", str(data)], cwd=ROOT, capture_output=True, text=True)
+    return json.loads(proc.stdout)["tasks"] if proc.returncode == 0 else {}
+
+
+def behaviour_coverage(task_json: dict[str, Any], entry: dict[str, Any]
+                       ) -> tuple[int, int, list[str]]:
+    """Endpoints with a stated behaviour an accepted test checks by value, all endpoints with
+    a stated behaviour, the ones without such a test."""
+    stated = [f"{e['method']} {e['path']}" for e in task_json["endpoints"]
+              if states_behaviour(Endpoint.model_validate(e))]
+    missing = [e for e in entry.get("endpoints_without_behaviour", stated) if e in stated]
+    return len(stated) - len(missing), len(stated), missing
 
 
 def published(data: Path, task_id: str) -> dict[str, Any] | None:
@@ -125,7 +146,8 @@ def alternative_rejects(task_dir: Path, suite: Path, folder: Path) -> dict[str, 
     return out
 
 
-def measure(task_id: str, folder: Path, data: Path, cap: int, jobs: int) -> dict[str, Any]:
+def measure(task_id: str, folder: Path, data: Path, cap: int, jobs: int,
+            entry: dict[str, Any]) -> dict[str, Any]:
     task_dir = data / "raw" / task_id
     patches = sorted((folder / "faulty").glob("*.patch"))
     result: dict[str, Any] = {"source": str(folder.relative_to(ROOT.parent)),
@@ -150,6 +172,9 @@ def measure(task_id: str, folder: Path, data: Path, cap: int, jobs: int) -> dict
         result["generated"].update(accepted=len(task_json["test_cases"]),
                                    endpoints_covered=covered, endpoints=documented,
                                    endpoints_missing=missing)
+        checked, stated, shallow = behaviour_coverage(task_json, entry)
+        result["generated"].update(endpoints_behaviour=checked, endpoints_stated=stated,
+                                   endpoints_without_behaviour=shallow)
     return result
 
 
@@ -160,8 +185,8 @@ def _line(label: str, f: dict[str, Any] | None) -> str:
         return f"  {label:<9} error: {f['error']}"
     score = "-" if f["mutation_score"] is None else f"{f['mutation_score']:.2f}"
     rejects = sum(len(v) for v in f["alternative_rejects"].values())
-    cover = (f"; endpoints {f['endpoints_covered']}/{f['endpoints']}"
-             if "endpoints" in f else "")
+    cover = (f"; endpoints {f['endpoints_covered']}/{f['endpoints']}, behaviour "
+             f"{f['endpoints_behaviour']}/{f['endpoints_stated']}" if "endpoints" in f else "")
     return (f"  {label:<9} {f['passing']}/{f['tests']} pass on the oracle{cover}; faults "
             f"{len(f['faults_caught'])}/{f['faults']}; mutants {f['killed']}/{f['valid']} "
             f"({score}); fail on an alternative: {rejects}")
@@ -181,6 +206,8 @@ def totals(results: dict[str, Any], suite: str, tasks: list[str] | None = None
     if suite == "generated":
         out["endpoints_covered"] = sum(r.get("endpoints_covered", 0) for r in rows)
         out["endpoints"] = sum(r.get("endpoints", 0) for r in rows)
+        out["endpoints_behaviour"] = sum(r.get("endpoints_behaviour", 0) for r in rows)
+        out["endpoints_stated"] = sum(r.get("endpoints_stated", 0) for r in rows)
     return out
 
 
@@ -207,8 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         build_s, tail = build(data, args.jobs)
         print(f"built {len(tasks)} task(s) offline in {build_s:.0f}s ({data})")
     results: dict[str, Any] = {}
+    entries = status_entries(data)
     for task_id, folder in tasks.items():
-        results[task_id] = measure(task_id, folder, data, args.cap, 1)
+        results[task_id] = measure(task_id, folder, data, args.cap, 1, entries.get(task_id, {}))
         print(f"{task_id}:")
         print(_line("generated", results[task_id]["generated"]))
         print(_line("anchors", results[task_id]["anchors"]))
@@ -222,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
                "anchors": totals(results, "anchors")}
     g, a = summary["generated"], summary["anchors"]
     print(f"total generated: {g['passing']} tests on {g['tasks']} task(s); endpoints "
-          f"{g['endpoints_covered']}/{g['endpoints']}; faults {g['faults_caught']}/"
+          f"{g['endpoints_covered']}/{g['endpoints']} (behaviour {g['endpoints_behaviour']}/"
+          f"{g['endpoints_stated']}); faults {g['faults_caught']}/"
           f"{g['faults']}; mutants {g['killed']}/{g['valid']}; fail on an alternative "
           f"{g['alternative_rejects']}")
     print(f"total anchors:   {a['passing']} tests on {a['tasks']} task(s); faults "

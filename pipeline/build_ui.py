@@ -196,7 +196,7 @@ def task_status(store: Any, present: set[str] | None = None) -> dict[str, Any]:
     gone shows as `interrupted` (see `stages.taskstate`)."""
     from pipeline.chair.apply import task_counts
     from pipeline.stages.alternatives import alternative_figures
-    from pipeline.stages.coverage import endpoints_without_accepted
+    from pipeline.stages.coverage import endpoints_without_accepted, endpoints_without_behaviour
     from pipeline.stages.mutate import suite_mutation
     from pipeline.stages.publish import accepted_cases
     from pipeline.stages.taskstate import shown_state
@@ -222,6 +222,7 @@ def task_status(store: Any, present: set[str] | None = None) -> dict[str, Any]:
                     if (ev := store.evidence_for(c.case_id, c.round)) is not None}
             entry["endpoints_without_accepted"] = endpoints_without_accepted(row.spec, cases,
                                                                              sent)
+            entry["endpoints_without_behaviour"] = endpoints_without_behaviour(row.spec, cases)
     return result
 
 
@@ -289,3 +290,8 @@ def print_status(status: dict[str, Any], console: Console | None = None,
         missing = entry.get("endpoints_without_accepted")
         if missing:
             console.print(f"{task_id}: no accepted case for {', '.join(missing)}")
+        shallow = [e for e in entry.get("endpoints_without_behaviour") or []
+                   if e not in (missing or [])]
+        if shallow:
+            console.print(f"{task_id}: no accepted case checks a value (a round trip, a "
+                          f"filter's result, a refusal's effect) for {', '.join(shallow)}")

@@ -113,7 +113,8 @@ def _fields(node: ast.AST) -> tuple[str, ...]:
             out.add(n.slice.value)  # type: ignore[union-attr]
         elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
               and n.func.attr == "get" and n.args and _str_const(n.args[0])
-              and not _is_headers(n.func.value)):
+              and not _is_headers(n.func.value)
+              and not n.args[0].value.startswith(("/", "http://", "https://"))):  # a URL
             out.add(n.args[0].value)  # type: ignore[union-attr]
         elif isinstance(n, ast.Compare) and _str_const(n.left) and isinstance(
                 n.ops[0], ast.In | ast.NotIn):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.offline.assertions import Check
-from pipeline.offline.facts import CodeFacts, code_facts
+from pipeline.offline.facts import CodeFacts, Request, code_facts
 from pipeline.records import Spec
 
 BEHAVIOUR_KINDS = ("value", "length")
@@ -78,6 +78,25 @@ def behaviour_checks(facts: CodeFacts) -> list[Check]:
     guarded = any(c.kind == "length" and not c.looped for c in facts.checks)
     return [c for c in facts.checks
             if c.kind in BEHAVIOUR_KINDS and (guarded or not c.looped)]
+
+
+def checked_requests(facts: CodeFacts) -> list[Request]:
+    """The test's requests whose outcome a value is checked on: the request a value or length
+    check follows, the writes before such a check (the value shows what they stored), and the
+    requests of a side effect seen through a later request (`transitions`)."""
+    reqs = facts.requests
+    picked: set[int] = set()
+    for check in behaviour_checks(facts):
+        owner = max((i for i, r in enumerate(reqs) if r.line <= check.line), default=None)
+        if owner is None:
+            continue
+        picked.add(owner)
+        picked.update(i for i in range(owner) if reqs[i].method in WRITES)
+    seen = {key for key, _, _ in transitions(facts)}
+    if seen:
+        picked.update(i for i, r in enumerate(reqs)
+                      if f"{r.method} {r.path}" in seen or r.method in WRITES)
+    return [reqs[i] for i in sorted(picked)]
 
 
 def shape_only(facts: CodeFacts) -> bool:

@@ -7,8 +7,10 @@ empty suite never reaches data/verified or data/train.
 
 from __future__ import annotations
 
-from pipeline.offline.endpoints import find_endpoint, parse_target
-from pipeline.records import Spec, TestCase
+from pipeline.offline.endpoints import Target, find_endpoint, parse_target
+from pipeline.offline.facts import code_facts
+from pipeline.offline.strength import WRITES, checked_requests
+from pipeline.records import Endpoint, Spec, TestCase
 
 
 def endpoints_without_accepted(spec: Spec, accepted: list[TestCase],
@@ -27,6 +29,46 @@ def endpoints_without_accepted(spec: Spec, accepted: list[TestCase],
                 covered.add(f"{ep.method} {ep.path}")
     keys = [f"{e.method} {e.path}" for e in spec.endpoints]
     return [k for k in keys if k not in covered]
+
+
+def states_behaviour(ep: Endpoint) -> bool:
+    """The document gives the endpoint an effect a test can check by value: a write stores,
+    changes or removes something; a read of one record or with query parameters answers that
+    record or that selection; any other read, when the document shows what it answers."""
+    return (ep.method in WRITES or bool(ep.path_params) or any(p.location == "query"
+                                                               for p in ep.params)
+            or ep.response_example is not None or bool(ep.response_schema)
+            or bool(ep.response_text))
+
+
+def behaviour_endpoints(spec: Spec, case: TestCase) -> set[str]:
+    """Documented endpoints ("METHOD /path") whose outcome the case checks by value (see
+    `strength.checked_requests`). A checked request whose URL cannot be read from the code,
+    and the declared endpoints no request of the function names (a helper or fixture sends
+    them: setup the checked value depends on), count for the case's declared endpoints."""
+    facts = code_facts(case.code, case.name)
+    checked = checked_requests(facts) if facts.ok else []
+    if not checked:
+        return set()
+    out: set[str] = set()
+    for request in checked:
+        ep = (find_endpoint(spec, Target(request.method, request.path, request.query))
+              if request.path is not None else None)
+        if ep is not None:
+            out.add(f"{ep.method} {ep.path}")
+    named = {f"{ep.method} {ep.path}" for r in facts.requests if r.path is not None
+             if (ep := find_endpoint(spec, Target(r.method, r.path, r.query))) is not None}
+    unread = any(r.path is None for r in checked)
+    out.update(key for key in case.endpoints if unread or key not in named)
+    return out
+
+
+def endpoints_without_behaviour(spec: Spec, accepted: list[TestCase]) -> list[str]:
+    """Documented endpoints with a behaviour the document states (`states_behaviour`) that no
+    accepted case checks by value: tested at most for status and shape (document order)."""
+    checked = {key for case in accepted for key in behaviour_endpoints(spec, case)}
+    return [f"{ep.method} {ep.path}" for ep in spec.endpoints
+            if states_behaviour(ep) and f"{ep.method} {ep.path}" not in checked]
 
 
 def no_accepted_reason(spec: Spec, counts: dict[str, int]) -> str | None:

@@ -149,6 +149,12 @@ def test_key_sets_are_shape_but_sets_of_values_are_behaviour():
     assert shape_only_code(keys)
     assert not shape_only_code(values)
 
+    # the URL of a request made inside the assertion is not a field of a body
+    inline = 'def test_a(client):\n    assert client.get("/stats").status_code == 200\n'
+    assert shape_only_code(inline)
+    named = 'def test_a(body):\n    assert body.get("total") == 3\n'
+    assert not shape_only_code(named)
+
 
 @pytest.mark.parametrize("killed,others,penalised", [
     ([], ["app.py:9:filter_ignored:1"], True),   # its endpoint's bugs, caught only by others

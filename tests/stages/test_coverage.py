@@ -86,6 +86,7 @@ def test_task_without_accepted_case_fails_and_is_not_published(tmp_path: Path,
     # the generated GET /ping case checks the documented value of `pong`, not only its key
     # and type, so the reviewers accept it and every endpoint of the healthy task is covered
     assert status["healthy"]["endpoints_without_accepted"] == []
+    assert "GET /ping" not in status["healthy"]["endpoints_without_behaviour"]
     assert {p.parent.name for p in data.glob("*/*/task.json")} == {"healthy"}
     shown = subprocess.run([sys.executable, "-m", "pipeline", "status", "--data", str(data)],
                            capture_output=True, text=True, env=env).stdout
@@ -101,3 +102,69 @@ def test_a_human_case_covers_what_its_runs_sent() -> None:
     declared = _case("POST /a")
     assert endpoints_without_accepted(SPEC, [declared], {"t::x": ["GET /a"]}) == [
         "GET /a", "GET /a/{id}"]
+
+
+BOOKS = Spec(base_path="/api", endpoints=[
+    Endpoint(method="POST", path="/api/books"), Endpoint(method="GET", path="/api/books/{id}"),
+    Endpoint(method="GET", path="/api/health"),  # documents nothing it answers
+    Endpoint(method="GET", path="/api/stats", response_example={"books": 1}),
+    Endpoint(method="DELETE", path="/api/books/{id}")])
+
+
+def _coded(code: str, *endpoints: str) -> TestCase:
+    name = code.split("def ", 1)[1].split("(", 1)[0]
+    return TestCase(case_id=f"t::{name}", task_id="t", round=0, category="api_compliance",
+                    name=name, code=textwrap.dedent(code), endpoints=list(endpoints))
+
+
+ROUND_TRIP = _coded("""\
+    def test_round_trip(client):
+        made = client.post("/books", json={"title": "Dune"})
+        assert made.status_code == 201
+        got = client.get(f"/books/{made.json()['id']}")
+        assert got.json()["title"] == "Dune"
+    """, "POST /api/books", "GET /api/books/{id}")
+SHAPES = _coded("""\
+    def test_shapes(client):
+        assert client.get("/stats").status_code == 200
+        gone = client.delete("/books/1")
+        assert gone.status_code in (204, 404)
+        assert "books" in client.get("/stats").json()
+    """, "GET /api/stats", "DELETE /api/books/{id}")
+GONE = _coded("""\
+    def test_gone(client, book_id):
+        assert client.delete(f"/books/{book_id}").status_code == 204
+        assert client.get(f"/books/{book_id}").status_code == 404
+    """, "DELETE /api/books/{id}", "GET /api/books/{id}")
+
+
+def test_endpoints_without_behaviour_are_those_checked_only_for_shape() -> None:
+    from pipeline.stages.coverage import endpoints_without_behaviour
+
+    # the value read back checks the write before it and the read; a health check that
+    # documents no answer states no behaviour to check
+    assert endpoints_without_behaviour(BOOKS, [ROUND_TRIP, SHAPES]) == [
+        "GET /api/stats", "DELETE /api/books/{id}"]
+    # a delete seen through the later 404 is a side effect checked
+    assert endpoints_without_behaviour(BOOKS, [ROUND_TRIP, SHAPES, GONE]) == ["GET /api/stats"]
+    # shape-only cases check no value for anything they declare
+    assert endpoints_without_behaviour(BOOKS, [SHAPES]) == [
+        "POST /api/books", "GET /api/books/{id}", "GET /api/stats", "DELETE /api/books/{id}"]
+
+
+def test_a_write_sent_by_a_helper_counts_for_the_value_read_after_it() -> None:
+    from pipeline.stages.coverage import behaviour_endpoints
+
+    helper = _coded("""\
+        def test_helper(client):
+            book = make_book(client, title="Dune")
+            assert client.get(f"/books/{book['id']}").json()["title"] == "Dune"
+        """, "POST /api/books", "GET /api/books/{id}")
+    assert behaviour_endpoints(BOOKS, helper) == {"POST /api/books", "GET /api/books/{id}"}
+    # a write sent after the last value check is checked by its status only
+    status_only = _coded("""\
+        def test_status_only(client):
+            assert client.get("/books/2").json()["title"] == "x"
+            assert client.delete("/books/1").status_code == 404
+        """, "DELETE /api/books/{id}", "GET /api/books/{id}")
+    assert behaviour_endpoints(BOOKS, status_only) == {"GET /api/books/{id}"}
