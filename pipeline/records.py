@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from pipeline.languages import is_known, names
 
@@ -88,6 +95,16 @@ class Endpoint(BaseModel):
     response_text: list[str] = Field(default_factory=list)
     # 1-based line of the document where the endpoint is first named (0: unknown)
     line: int = 0
+    # the document sends the body form-encoded (`-d "username=a&password=b"`), not as JSON;
+    # dumped only when set, so the specs of JSON services keep their bytes
+    request_form: bool = False
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out = handler(self)
+        if not self.request_form:
+            out.pop("request_form", None)
+        return out
 
     @field_validator("method")
     @classmethod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.offline.gen_code import literal
 from pipeline.offline.gen_flows import header_source
-from pipeline.offline.gen_model import Model, token_field
+from pipeline.offline.gen_model import Model, body_keyword, login_sources, token_field
 
 HEAD = '''"""Shared fixtures for the black-box tests of {title}.
 
@@ -130,9 +130,7 @@ def new_user_headers(base_url):
         if REGISTER[1]:
             registered = s.request(REGISTER[0], base_url + REGISTER[1], json=credentials)
             assert registered.status_code < 300, registered.text
-        body = {{key: credentials.get(key, value) for key, value in LOGIN[2].items()}}
-        login = s.request(LOGIN[0], base_url + LOGIN[1], json=body)
-        assert login.status_code < 300, login.text
+{login_lines}        assert login.status_code < 300, login.text
         token = login.json()[TOKEN_FIELD]
     return {headers}
 ''' + USER_FIXTURES
@@ -146,6 +144,29 @@ def new_user_headers(base_url):
     token = "user-" + uuid.uuid4().hex
     return {headers}
 ''' + USER_FIXTURES
+
+
+_LOGIN_LINES = '''\
+        body = {key: credentials.get(key, value) for key, value in LOGIN[2].items()}
+        login = s.request(LOGIN[0], base_url + LOGIN[1], json=body)
+'''
+# the login form sends registered values under other keys (`username`: the account's email)
+_LOGIN_RENAMED = '''\
+        sources = {sources}
+        body = {{key: credentials.get(sources.get(key, key), value)
+                for key, value in LOGIN[2].items()}}
+        login = s.request(LOGIN[0], base_url + LOGIN[1], {keyword}=body)
+'''
+
+
+def _login_lines(model: Model) -> str:
+    """The conftest's login request: the account's values under the login's keys."""
+    assert model.login is not None
+    sources = login_sources(model.login, model.register)
+    renamed = {k: v for k, v in sources.items() if k != v}
+    if not renamed and not model.login.request_form:
+        return _LOGIN_LINES
+    return _LOGIN_RENAMED.format(sources=literal(renamed), keyword=body_keyword(model.login))
 
 
 def render_conftest(model: Model, port: int) -> str:
@@ -165,4 +186,5 @@ def render_conftest(model: Model, port: int) -> str:
         reg_method=reg.method if reg else "POST", reg_path=reg.path if reg else "",
         reg_body=literal(reg_body), login_method=model.login.method,
         login_path=model.login.path, login_body=literal(login_body), token=field,
+        login_lines=_login_lines(model),
         unique_keys=unique_keys, headers=header)

@@ -20,7 +20,13 @@ import re
 from typing import Any
 from urllib.parse import urlencode
 
-from pipeline.offline.gen_model import JWT_VALUE, UNIQUE_KEY, singular
+from pipeline.offline.gen_model import (
+    JWT_VALUE,
+    UNIQUE_KEY,
+    body_keyword,
+    login_sources,
+    singular,
+)
 from pipeline.offline.shape import shape_of
 from pipeline.offline.tolerant import CALLS, PRELUDE, id_of_record, records_in
 from pipeline.records import Endpoint, Spec, TestCase
@@ -132,9 +138,9 @@ def _call(var: str, ep: Endpoint, url: str, headers: bool, body: Any = None,
         args.append("headers={" + extra + '"Content-Type": "application/json"}')
     else:
         if isinstance(body, Unique):
-            args.append(f"json={body.source()}")
+            args.append(f"{body_keyword(ep)}={body.source()}")
         elif body is not None:
-            args.append(f"json={body!r}")
+            args.append(f"{body_keyword(ep)}={body!r}")
         if headers:
             args.append("headers=auth_headers")
     return f"{var} = session.{ep.method.lower()}({', '.join(args)})"
@@ -223,13 +229,18 @@ def login_success(spec: Spec, ep: Endpoint) -> tuple[str, list[str]] | None:
     reg = _register(spec)
     if reg is None or not isinstance(ep.request_example, dict):
         return None
-    keys = [k for k in ep.request_example if k in reg.request_example]  # type: ignore[operator]
+    sources = login_sources(ep, reg)
+    keys = [k for k in sources if sources[k] == k]
+    picked = (f"{{k: account[k] for k in {keys!r}}}" if len(keys) == len(sources) else
+              "{" + ", ".join(f"{json.dumps(k)}: account[{json.dumps(v)}]"
+                          for k, v in sources.items()) + "}")
     codes = _success_codes(ep)
     lines = [f"account = {Unique(reg.request_example).source()}",  # type: ignore[arg-type]
              f"registered = session.post(f\"{{base_url}}{reg.path}\", json=account)",
              _code_check("registered", _success_codes(reg)),
-             f"credentials = {{k: account[k] for k in {keys!r}}}",
-             f"response = session.post(f\"{{base_url}}{ep.path}\", json=credentials)",
+             f"credentials = {picked}",
+             f"response = session.post(f\"{{base_url}}{ep.path}\", "
+             f"{body_keyword(ep)}=credentials)",
              _code_check("response", codes)]
     fields = _fields(ep, codes[0])
     if fields:
@@ -394,7 +405,9 @@ def _error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[st
         is not None and not any(p.required for p in ep.params)
     if ep.method in _BODY and not loose:
         schema = ep.request_schema or {}
-        if schema.get("required") or any(p.required for p in ep.params if p.location == "body"):
+        login = spec.auth is not None and ep.path == spec.auth.login_path
+        if schema.get("required") or any(p.required for p in ep.params if p.location == "body"
+                                         ) or (login and ep.request_form):
             codes = tuple(c for c in (400, 422) if c in ep.status_codes) or (400, 422)
             return ("empty_body", "A body without the required fields is rejected.",
                     [_call("response", ep, url, auth and ep.auth_required is True, {}),

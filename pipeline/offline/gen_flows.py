@@ -21,8 +21,10 @@ from pipeline.offline.gen_model import (
     SEARCH_PARAMS,
     Model,
     Resource,
+    body_keyword,
     error_code,
     has_reference,
+    login_sources,
     payload_of,
     response_doc,
     success_status,
@@ -146,10 +148,11 @@ def _register_lines(case: Case, w: Writer, model: Model) -> list[str] | None:
                  status_assert("registered", reg))
     else:
         return None
-    parts = [f"{literal(k)}: credentials[{literal(k)}]" if k in creds else
+    sources = login_sources(login, reg)
+    parts = [f"{literal(k)}: credentials[{literal(sources[k])}]" if k in sources else
              f"{literal(k)}: {literal(v)}" for k, v in login_doc.items()]
     case.add(f"login = session.{login.method.lower()}(f\"{{base_url}}{login.path}\", "
-             f"json={{{', '.join(parts)}}})")
+             f"{body_keyword(login)}={{{', '.join(parts)}}})")
     case.target(login)
     case.add(status_assert("login", login), f"token = login.json()[{literal(field)}]",
              "assert isinstance(token, str) and token", f"headers = {header}")
@@ -199,7 +202,7 @@ def login_wrong_password(w: Writer) -> Case | None:
     case = Case("test_login_with_unknown_user_returns_401", "error_handling")
     body = {k: v for k, v in login.request_example.items()}
     case.add(*payload_lines("credentials", body),
-             w.call(case, "response", login, {}, "json=credentials"),
+             w.call(case, "response", login, {}, f"{body_keyword(login)}=credentials"),
              "assert response.status_code == 401, response.text",
              *w.errors("response", 401))
     return case

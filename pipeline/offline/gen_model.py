@@ -430,6 +430,28 @@ def build_model(spec: Spec) -> Model:
     return model
 
 
+def login_sources(login: Endpoint, reg: Endpoint | None) -> dict[str, str]:
+    """Login body key -> the registered key whose value it sends: the same key, else the one
+    the document's examples give the same value (an OAuth2 form's `username` is the account's
+    `email`). Keys with neither are left out: they keep the document's value."""
+    body = login.request_example if isinstance(login.request_example, dict) else {}
+    account = reg.request_example if reg is not None and isinstance(reg.request_example,
+                                                                    dict) else {}
+    out: dict[str, str] = {}
+    for key, value in body.items():
+        same = [k for k, v in account.items() if v == value and isinstance(v, str)]
+        if key in account:
+            out[key] = key
+        elif len(same) == 1:
+            out[key] = same[0]
+    return out
+
+
+def body_keyword(ep: Endpoint) -> str:
+    """The requests keyword that sends `ep`'s body as the document does."""
+    return "data" if ep.request_form else "json"
+
+
 JWT_VALUE = re.compile(r"^eyJ[\w-]+\.[\w-]+\.[\w-]+$")
 
 

@@ -6,6 +6,7 @@ import json
 import re
 import shlex
 from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
 
 _DATA_FLAGS = {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json",
                "-F", "--form"}
@@ -21,6 +22,26 @@ class Curl:
     line_index: int  # index of the line the command starts on
     headers: tuple[str, ...] = field(default=())
     data: str | None = None
+    # fields of the answer the command line reads (`| jq -r .access_token`): the document
+    # shows the answer has them
+    reads: tuple[str, ...] = field(default=())
+
+    @property
+    def form(self) -> dict[str, str] | None:
+        """The body as form fields when it is sent form-encoded (`-d "a=1&b=2"` with a form
+        Content-Type, or plainly `key=value` pairs), else None."""
+        if self.data is None or self.data.lstrip().startswith(("{", "[")):
+            return None
+        typed = any(re.match(r"\s*content-type\s*:\s*application/x-www-form-urlencoded", h,
+                             re.I) for h in self.headers)
+        if not (typed or _FORM.match(self.data.strip())):
+            return None
+        fields = dict(parse_qsl(self.data.strip(), keep_blank_values=True))
+        return fields or None
+
+
+_FORM = re.compile(r"^[A-Za-z_][\w.-]*=[^&=\s]*(?:&[A-Za-z_][\w.-]*=[^&=\s]*)+$")
+_JQ_READ = re.compile(r"\|\s*jq\s+(?:-\w+\s+)*['\"]?\.(\w+)")
 
 
 def _commands(lines: list[str]) -> list[tuple[int, str]]:
@@ -123,7 +144,8 @@ def parse_curls(lines: list[str]) -> list[Curl]:
             continue
         if method is None:
             method = "POST" if data is not None else "GET"
-        found.append(Curl(method, url, start, tuple(headers), data))
+        found.append(Curl(method, url, start, tuple(headers), data,
+                          tuple(_JQ_READ.findall(cmd))))
     return found
 
 

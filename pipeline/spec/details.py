@@ -15,7 +15,7 @@ from http import HTTPStatus
 from typing import Any
 
 from pipeline.records import Param
-from pipeline.spec.curl import parse_curls, parse_httpie
+from pipeline.spec.curl import Curl, parse_curls, parse_httpie
 from pipeline.spec.inline import (
     backticked_codes,
     bare_json_spans,
@@ -70,6 +70,7 @@ class Details:
     params: list[Param] = field(default_factory=list)
     request_schema: dict[str, Any] | None = None
     request_example: Any = None
+    request_form: bool = False
     response_schema: dict[str, Any] | None = None
     response_example: Any = None
     response_examples: dict[int, Any] = field(default_factory=dict)
@@ -223,7 +224,7 @@ class _Reader:
             if not self._bullet_params(block) and lines and lines[-1]:
                 self.label = lines[-1]
             for c in parse_curls(lines) + parse_httpie(lines):
-                self._curl(c.headers, c.data)
+                self._curl(c)
             if not _RESPONSE_LINE.match(lines[0] if lines else ""):
                 # "Output: an HTML page with a form field `choice`" names no request parameter
                 _merge_params(self.d, prose_params(block.text, self.method))
@@ -323,14 +324,20 @@ class _Reader:
         if loc == "body" and self.d.request_schema is None:
             self.d.request_schema = schema
 
-    def _curl(self, headers: tuple[str, ...], data: str | None) -> None:
+    def _curl(self, cmd: Curl) -> None:
         auth_header = any(
-            re.match(r"\s*(authorization|x-[\w-]*(key|token))\s*:", h, re.I) for h in headers
+            re.match(r"\s*(authorization|x-[\w-]*(key|token))\s*:", h, re.I)
+            for h in cmd.headers
         )
         if auth_header and self.d.auth_required is None:
             self.d.auth_required = True
-        if data is not None and self.d.request_example is None:
-            self.d.request_example = parse_json(data)
+        if cmd.data is not None and self.d.request_example is None:
+            form = cmd.form
+            self.d.request_example = parse_json(cmd.data) if form is None else form
+            self.d.request_form = form is not None
+        if cmd.reads and self.d.response_schema is None and self.d.response_example is None:
+            self.d.response_schema = {"type": "object",
+                                      "properties": {k: {} for k in cmd.reads}}
 
     def code(self, block: Block) -> None:
         if leak_reason(block) is not None:
@@ -338,7 +345,7 @@ class _Reader:
         text = block.text.strip()
         curls = parse_curls(text.split("\n")) or parse_httpie(text.split("\n"))
         for c in curls:
-            self._curl(c.headers, c.data)
+            self._curl(c)
         if curls:
             return
         if re.search(r"^\s*(?:Authorization|X-[\w-]*(?:Key|Token)):\s*\S", text, re.M | re.I):
@@ -352,7 +359,7 @@ class _Reader:
             return
         if re.match(r"[A-Z]+\s+/\S*\s+HTTP/", first):
             head, _, body = text.partition("\n\n")
-            self._curl(tuple(head.split("\n")[1:]), body or None)
+            self._curl(Curl(self.method, "", 0, tuple(head.split("\n")[1:]), body or None))
             return
         value = parse_json(text)
         if value is None:

@@ -2,8 +2,10 @@
 
 In document order within each step: every documented create with its example body, every
 list, then each read and each update of the record the create made (its id found in the create
-answer or the list). Endpoints behind auth and requests the document shows no example for
-are left out. The answers go to the generator as `Spec.observed` (see `offline/shape.py`).
+answer or the list). Endpoints behind auth are sent with the token of an account made as the
+document shows (its register example, then its login: the generated conftest's way), and left
+out when the document shows no way to get one; requests the document shows no example for are
+left out. The answers go to the generator as `Spec.observed` (see `offline/shape.py`).
 """
 
 from __future__ import annotations
@@ -22,8 +24,39 @@ _PARAM = re.compile(r"\{([^{}]+)\}")
 _TIMEOUT_S = 5.0
 
 
-def _open(spec: Spec, ep: Endpoint) -> bool:
-    return spec.auth is None or ep.auth_required is False
+def _open(spec: Spec, ep: Endpoint, signed_in: bool = False) -> bool:
+    return spec.auth is None or ep.auth_required is False or signed_in
+
+
+def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
+    """Register the document's example account and log in with it; on success the session
+    carries the token as the document says to send it. Register and login are not observed."""
+    from pipeline.offline.gen_model import body_keyword, build_model, login_sources, token_field
+
+    model = build_model(spec)
+    login, reg, auth = model.login, model.register, spec.auth
+    field = token_field(model)
+    if login is None or reg is None or field is None or auth is None or not isinstance(
+            login.request_example, dict) or not isinstance(reg.request_example, dict):
+        return False
+    account = reg.request_example
+    sources = login_sources(login, reg)
+    body = {k: account[sources[k]] if k in sources else v
+            for k, v in login.request_example.items()}
+    try:
+        session.request(reg.method, base_url.rstrip("/") + reg.path, json=account,
+                        timeout=_TIMEOUT_S)
+        answer = session.request(login.method, base_url.rstrip("/") + login.path,
+                                 timeout=_TIMEOUT_S, **{body_keyword(login): body})
+        token = answer.json().get(field) if answer.status_code < 300 else None
+    except (requests.RequestException, ValueError, AttributeError):
+        return False
+    scheme = auth.scheme.lower()
+    value = {"bearer": "Bearer ", "token": "Token ", "api-key": ""}.get(scheme)
+    if not isinstance(token, str) or not token or value is None:
+        return False
+    session.headers[auth.header] = value + token
+    return True
 
 
 def _noun(collection: str) -> str:
@@ -47,41 +80,61 @@ def _send(session: requests.Session, base_url: str, ep: Endpoint, path: str,
 
 def observe_examples(base_url: str, spec: Spec) -> list[Observation]:
     """The observations; a request that fails (refused, timed out) is left out."""
-    eps = [e for e in spec.endpoints if _open(spec, e)]
+    out: list[Observation] = []
+    with requests.Session() as session:
+        signed_in = spec.auth is not None and _sign_in(session, base_url, spec)
+        _observe(session, base_url, spec, signed_in, out)
+    return out
+
+
+def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bool,
+             out: list[Observation]) -> None:
+    model_paths = _account_paths(spec)
+    eps = [e for e in spec.endpoints if _open(spec, e, signed_in)
+           and (e.method, e.path) not in model_paths]
     creates = [e for e in eps if e.method == "POST" and not _PARAM.search(e.path)
                and isinstance(e.request_example, dict) and e.request_example]
     lists = [e for e in eps if e.method == "GET" and not _PARAM.search(e.path)
              and not any(p.required and p.location == "query" for p in e.params)]
-    out: list[Observation] = []
-    with requests.Session() as session:
-        def send(ep: Endpoint, path: str, body: Any = None) -> None:
-            with contextlib.suppress(requests.RequestException):
-                out.append(_send(session, base_url, ep, path, body))
 
-        for ep in creates:
-            send(ep, ep.path, ep.request_example)
-        for ep in lists:
-            send(ep, ep.path)
-        for create in creates:
-            collection = create.path.rstrip("/")
-            items = [e for e in eps if len(_PARAM.findall(e.path)) == 1
-                     and re.fullmatch(re.escape(collection) + r"/\{[^{}/]+\}/?", e.path)]
-            if not items:
-                continue
-            param = _PARAM.findall(items[0].path)[0]
-            answers = [o.answer for o in out if o.path in (create.path, collection)
-                       or o.path == collection + "/"]
-            assert isinstance(create.request_example, dict)
-            found = find_id(answers, create.request_example, id_names(param, _noun(collection)))
-            if found is None:
-                continue
-            for ep in items:
-                path = _PARAM.sub(str(found), ep.path)
-                if ep.method == "GET":
-                    send(ep, path)
-                elif ep.method in ("PUT", "PATCH") and isinstance(ep.request_example, dict):
-                    send(ep, path, ep.request_example)
-    return out
+    def send(ep: Endpoint, path: str, body: Any = None) -> None:
+        with contextlib.suppress(requests.RequestException):
+            out.append(_send(session, base_url, ep, path, body))
+
+    for ep in creates:
+        send(ep, ep.path, ep.request_example)
+    for ep in lists:
+        send(ep, ep.path)
+    for create in creates:
+        collection = create.path.rstrip("/")
+        items = [e for e in eps if len(_PARAM.findall(e.path)) == 1
+                 and re.fullmatch(re.escape(collection) + r"/\{[^{}/]+\}/?", e.path)]
+        if not items:
+            continue
+        param = _PARAM.findall(items[0].path)[0]
+        answers = [o.answer for o in out if o.path in (create.path, collection)
+                   or o.path == collection + "/"]
+        assert isinstance(create.request_example, dict)
+        found = find_id(answers, create.request_example, id_names(param, _noun(collection)))
+        if found is None:
+            continue
+        for ep in items:
+            path = _PARAM.sub(str(found), ep.path)
+            if ep.method == "GET":
+                send(ep, path)
+            elif ep.method in ("PUT", "PATCH") and isinstance(ep.request_example, dict):
+                send(ep, path, ep.request_example)
+
+
+def _account_paths(spec: Spec) -> set[tuple[str, str]]:
+    """The register and login endpoints: sending their examples again would only make or
+    refuse an account, not show a record's shape."""
+    if spec.auth is None:
+        return set()
+    from pipeline.offline.gen_model import build_model
+
+    model = build_model(spec)
+    return {(e.method, e.path) for e in (model.login, model.register) if e is not None}
 
 
 def observe_task(task: RawTask, spec: Spec, startup_timeout_s: float,
@@ -96,7 +149,9 @@ def observe_task(task: RawTask, spec: Spec, startup_timeout_s: float,
         start_service,
     )
 
-    if not any(e.method in ("POST", "GET") and _open(spec, e) for e in spec.endpoints):
+    account = _account_paths(spec)
+    if not any(e.method in ("POST", "GET") and _open(spec, e, len(account) == 2)
+               for e in spec.endpoints):
         return []
     try:
         env = ensure_task_env(task.oracle_dir, task.config.language, root=cache_dir)

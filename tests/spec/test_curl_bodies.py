@@ -49,3 +49,18 @@ def test_an_apostrophe_in_prose_does_not_swallow_the_lines_after_it() -> None:
     lines = ["Run curl http://localhost:8000/staff and you'll see the list.", "", "More prose."]
     found = parse_curls(lines)
     assert [(c.method, c.url) for c in found] == [("GET", "http://localhost:8000/staff")]
+
+
+def test_a_form_body_is_read_as_fields_and_a_jq_read_as_the_answers_field() -> None:
+    typed, plain, single, json_body = parse_curls([
+        'T=$(curl -X POST http://h/token -H "Content-Type: application/x-www-form-urlencoded" '
+        '-d "username=a%40b.c&password=x" | jq -r .access_token)',
+        "curl -X POST http://h/login --data 'user=a&pass=b'",
+        "curl -X POST http://h/one -d 'user=a'",
+        """curl -X POST http://h/j -d '{"a=b": 1}' | jq '.id'""",
+    ])
+    assert typed.form == {"username": "a@b.c", "password": "x"}
+    assert typed.reads == ("access_token",)
+    assert plain.form == {"user": "a", "pass": "b"}  # key=value pairs need no header
+    assert single.form is None  # one pair and no form header: not surely a form
+    assert json_body.form is None and json_body.reads == ("id",)
