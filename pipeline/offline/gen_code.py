@@ -289,7 +289,8 @@ class Writer:
         e-mail addresses, dates and secrets, whose stored form may differ from the one sent.
         """
         out = []
-        seen = res.shape.match_keys if res.shape is not None and not res.fields else None
+        seen = (res.shape.match_keys + res.shape.update_keys
+                if res.shape is not None and not res.fields else None)
         for key, value in payload.items():
             if (key not in res.fields and res.fields) or self.transformed(res, key):
                 continue

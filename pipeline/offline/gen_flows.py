@@ -148,15 +148,45 @@ def _register_lines(case: Case, w: Writer, model: Model) -> list[str] | None:
                  status_assert("registered", reg))
     else:
         return None
-    sources = login_sources(login, reg)
-    parts = [f"{literal(k)}: credentials[{literal(sources[k])}]" if k in sources else
-             f"{literal(k)}: {literal(v)}" for k, v in login_doc.items()]
-    case.add(f"login = session.{login.method.lower()}(f\"{{base_url}}{login.path}\", "
-             f"{body_keyword(login)}={{{', '.join(parts)}}})")
+    case.add(_login_call("login", login, reg, login_doc))
     case.target(login)
     case.add(status_assert("login", login), f"token = login.json()[{literal(field)}]",
              "assert isinstance(token, str) and token", f"headers = {header}")
     return []
+
+
+def _login_call(var: str, login: Endpoint, reg: Endpoint, login_doc: dict,
+                wrong: str | None = None) -> str:
+    """The login request with the registered account's values (`wrong`: this key's value
+    altered, a wrong password)."""
+    sources = login_sources(login, reg)
+    parts = [f"{literal(k)}: credentials[{literal(sources[k])}]" if k in sources else
+             f"{literal(k)}: {literal(v)}" for k, v in login_doc.items()]
+    if wrong is not None:
+        parts = [p + ' + "-wrong"' if p.startswith(literal(wrong) + ":") else p for p in parts]
+    return (f"{var} = session.{login.method.lower()}(f\"{{base_url}}{login.path}\", "
+            f"{body_keyword(login)}={{{', '.join(parts)}}})")
+
+
+def wrong_password_refused(w: Writer) -> Case | None:
+    """An account that logs in with its password is refused with another one, and gets no
+    token: the documented 401, else a 4xx (a login refuses a wrong password whatever the
+    document lists)."""
+    model = w.model
+    login, reg, field = model.login, model.register, token_field(model)
+    login_doc = login.request_example if login is not None and isinstance(
+        login.request_example, dict) else {}
+    secret = next((k for k in login_doc if "pass" in k.lower()), None)
+    if login is None or reg is None or field is None or secret is None:
+        return None
+    case = Case("test_login_with_a_wrong_password_is_refused", "error_handling")
+    if _register_lines(case, w, model) is None:
+        return None
+    check = ("assert refused.status_code == 401, refused.text" if error_code(login, 401)
+             else "assert 400 <= refused.status_code < 500, refused.text")
+    case.add(_login_call("refused", login, reg, login_doc, wrong=secret), check,
+             f"assert {literal(field)} not in refused.text")
+    return case
 
 
 def auth_flow(w: Writer) -> Case | None:

@@ -18,6 +18,7 @@ from pipeline.offline import (
     gen_batch,
     gen_behaviour,
     gen_errors,
+    gen_flags,
     gen_flows,
     gen_lists,
     gen_pages,
@@ -98,6 +99,7 @@ def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         return
     yield gen_flows.auth_flow(w)
     yield gen_flows.login_wrong_password(w)
+    yield gen_flows.wrong_password_refused(w)
     shown = 0
     for ep in model.spec.endpoints:
         if shown < 3 and (case := gen_errors.missing_token(w, ep)) is not None:
@@ -109,7 +111,7 @@ def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:
     return (gen_behaviour.behaviour_cases(w) + gen_rules.rule_cases(w) + gen_batch.batch_cases(w)
             + gen_query.query_cases(w) + gen_refusals.refusal_cases(w)
             + gen_state_rules.state_rule_cases(w) + gen_pages.page_cases(w)
-            + gen_lists.list_cases(w))
+            + gen_lists.list_cases(w) + gen_flags.flag_cases(w))
 
 
 def _unique_names(cases: list[Case]) -> None:

@@ -35,6 +35,8 @@ class Shape:
     listed_found: bool = False  # `records_in` of the list answer holds it
     list_paged: bool = False  # the list answer carries paging keys: a record may be elsewhere
     update_shows: bool = True  # the update answer shows the record (or was not observed)
+    update_keys: tuple[str, ...] = ()  # sent update fields its answer's record shows unchanged
+    record_types: tuple[tuple[str, str], ...] = ()  # the stored record's keys and JSON types
 
 
 def at(body: Any, path: Path) -> Any:
@@ -168,9 +170,27 @@ def shape_of(observed: list[Observation], collection: str, item: str | None,
                  and id_of_record(stored, noun) is not None,
                  listed_found=bool(listed) and bool(keys),
                  list_paged=listing is not None and _paged(listing.answer),
+                 update_keys=_update_keys(update),
+                 record_types=tuple((str(k), _type_name(v)) for k, v in record.items())
+                 if isinstance(record, dict) else (),
                  update_shows=update is None or not isinstance(update.body, dict)
                  or not _scalars(update.body) or record_path(update.answer, update.body)
                  is not None)
+
+
+def _type_name(value: Any) -> str:
+    for kind, name in ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+                       (list, "array"), (dict, "object")):
+        if isinstance(value, kind):
+            return name
+    return "null"
+
+
+def _update_keys(update: Observation | None) -> tuple[str, ...]:
+    if update is None or not isinstance(update.body, dict):
+        return ()
+    path = record_path(update.answer, update.body)
+    return tuple(holds(at(update.answer, path), update.body)) if path is not None else ()
 
 
 def skeleton(answer: Any, sent: Any) -> Any:

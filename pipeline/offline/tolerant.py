@@ -75,6 +75,31 @@ def created_record(session, response, list_url, sent, noun=""):
     return record
 
 
-HELPERS = (id_of_record, record_in, records_in, record_holding, created_record)
+def verb_forms(verb):
+    """What a record calls the state an action `verb` sets: `complete` -> `completed`."""
+    stem = verb.lower().replace("-", "_")
+    forms = {stem, stem + "d", stem + "ed", stem + stem[-1:] + "ed"}  # pin -> pinned
+    if stem.endswith("y"):
+        forms.add(stem[:-1] + "ied")
+    return forms
+
+
+def state_of(record, verb):
+    """Whether `record` shows the state the action `verb` sets: a boolean field named for it
+    (`completed`, `is_completed`), else a status or state naming it (`"cancelled"`)."""
+    forms = verb_forms(verb)
+    for key, value in (record or {}).items():
+        name = str(key).lower()
+        name = name[3:] if name.startswith("is_") else name
+        if name in forms and isinstance(value, bool):
+            return value
+    for key in ("status", "state"):
+        if isinstance((record or {}).get(key), str):
+            return record[key].lower() in forms
+    return None
+
+
+HELPERS = (id_of_record, record_in, records_in, record_holding, created_record, verb_forms,
+           state_of)
 PRELUDE = "\n\n".join(inspect.getsource(f) for f in HELPERS)
 CALLS = re.compile(r"\b(?:" + "|".join(f.__name__ for f in HELPERS) + r")\(")

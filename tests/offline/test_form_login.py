@@ -1,7 +1,8 @@
 """A README whose login is an OAuth2 password form (`-d "username=..&password=.."`, the token
 read with `jq -r .access_token`) and whose records sit behind that login: the spec reads the
 form, the observer signs in as the document shows, and the generated suite logs in with the
-registered account's email as its `username`, passes on the oracle and catches a lost record."""
+registered account's email as its `username`, passes on the oracle and catches a lost record, a
+login that takes any password, and a pin action that toggles or pins the wrong note."""
 
 from __future__ import annotations
 
@@ -45,6 +46,12 @@ README = textwrap.dedent("""\
     curl "http://localhost:8000/notes" -H "Authorization: Bearer $TOKEN"
     ```
 
+    ### Pin a note
+
+    ```shell
+    curl -X PATCH "http://localhost:8000/notes/1/pin" -H "Authorization: Bearer $TOKEN"
+    ```
+
     ### Delete a note
 
     ```shell
@@ -59,6 +66,9 @@ SERVER = textwrap.dedent("""\
 
     USERS, TOKENS, NOTES, LOCK = {}, {}, [], threading.Lock()
     KEEP_NOTES = True
+    CHECK_PASSWORD = True
+    PIN = "True"  # what pinning sets: "not note['pinned']" toggles
+    PIN_FIRST = False  # pin the caller's first note whatever the id
 
     class H(BaseHTTPRequestHandler):
         def raw(self):
@@ -83,7 +93,9 @@ SERVER = textwrap.dedent("""\
                 if "x-www-form-urlencoded" not in self.headers.get("Content-Type", ""):
                     return self.reply(422, {"detail": "form expected"})
                 form = {k: v[0] for k, v in parse_qs(self.raw()).items()}
-                if USERS.get(form.get("username")) != form.get("password"):
+                known = form.get("username") in USERS
+                if not known or (CHECK_PASSWORD
+                                 and USERS[form["username"]] != form.get("password")):
                     return self.reply(401, {"detail": "bad credentials"})
                 token = uuid.uuid4().hex
                 TOKENS[token] = form["username"]
@@ -92,7 +104,8 @@ SERVER = textwrap.dedent("""\
                 who = self.user()
                 if who is None:
                     return self.reply(401, {"detail": "not authenticated"})
-                note = {"id": len(NOTES) + 1, "owner": who, **json.loads(self.raw())}
+                note = {"id": len(NOTES) + 1, "owner": who, "pinned": False,
+                        **json.loads(self.raw())}
                 if KEEP_NOTES:
                     NOTES.append(note)
                 return self.reply(201, note)
@@ -105,6 +118,18 @@ SERVER = textwrap.dedent("""\
             if who is None:
                 return self.reply(401, {"detail": "not authenticated"})
             self.reply(200, [n for n in NOTES if n["owner"] == who])
+
+        def do_PATCH(self):
+            who = self.user()
+            if who is None:
+                return self.reply(401, {"detail": "not authenticated"})
+            mine = [n for n in NOTES if n["owner"] == who]
+            found = next((n for n in mine if self.path == f"/notes/{n['id']}/pin"
+                          or PIN_FIRST), None)
+            if found is None:
+                return self.reply(404, {"detail": "not found"})
+            found["pinned"] = eval(PIN, {"note": found})
+            self.reply(200, found)
 
         def do_DELETE(self):
             who, found = self.user(), None
@@ -151,7 +176,8 @@ def test_the_observer_signs_in_and_sees_the_protected_records(
     observed = observe_task(task, load_spec(task.readme), 30.0, None)
     assert [(o.method, o.sent_path, o.status) for o in observed] == [
         ("POST", "/notes", 201), ("GET", "/notes", 200)]
-    assert observed[1].answer == [{"id": 1, "owner": "ada@example.com", "text": "buy milk"}]
+    assert observed[1].answer == [{"id": 1, "owner": "ada@example.com", "pinned": False,
+                                   "text": "buy milk"}]
 
 
 def test_the_suite_logs_in_passes_on_the_oracle_and_catches_a_lost_record(
@@ -174,13 +200,27 @@ def test_the_suite_logs_in_passes_on_the_oracle_and_catches_a_lost_record(
     (tests / "conftest.py").write_text(conftest)
     (tests / "test_it.py").write_text(module_source(cases))
     outcomes = {}
-    for task in (good, lost):
+    faults = {"lost": ("KEEP_NOTES = True", "KEEP_NOTES = False"),
+              "any password": ("CHECK_PASSWORD = True", "CHECK_PASSWORD = False"),
+              "toggle": ('PIN = "True"', "PIN = \"not note['pinned']\""),
+              "first note": ("PIN_FIRST = False", "PIN_FIRST = True")}
+    tasks = {"good": good, "lost": lost}
+    for name, (old, new) in list(faults.items())[1:]:
+        tasks[name] = load_task(task_factory(tmp_path / name.replace(" ", "-"), "notes", 8000,
+                                             readme=README, server=SERVER.replace(old, new)))
+    for name, task in tasks.items():
         with start_service(task.oracle_dir, free_port(), None) as service:
             run = run_pytest(tests, service.base_url, 120)
-        outcomes[task is good] = {t.nodeid.split("::")[-1]: t.outcome for t in run.tests}
-    assert {n for n, o in outcomes[True].items() if o != "passed"} == set()
-    for name in ("test_created_note_appears_in_list", "test_post_token_documented_success",
-                 "test_note_lifecycle_create_read_update_delete"):
-        assert name in outcomes[True]
-    assert outcomes[False]["test_created_note_appears_in_list"] == "failed"
-    assert outcomes[False]["test_post_token_documented_success"] == "passed"
+        outcomes[name] = {t.nodeid.split("::")[-1]: t.outcome for t in run.tests}
+    assert {n for n, o in outcomes["good"].items() if o != "passed"} == set()
+    flag = "test_pin_sets_note_state_and_only_its_own"
+    wrong = "test_login_with_a_wrong_password_is_refused"
+    for name in ("test_created_note_appears_in_list",
+                 "test_note_lifecycle_create_read_update_delete", flag, wrong):
+        assert name in outcomes["good"]
+    assert outcomes["lost"]["test_created_note_appears_in_list"] == "failed"
+    assert outcomes["lost"][wrong] == "passed"
+    assert outcomes["any password"][wrong] == "failed"
+    assert outcomes["toggle"][flag] == "failed"
+    assert outcomes["first note"][flag] == "failed"
+    assert outcomes["any password"][flag] == outcomes["first note"][wrong] == "passed"
