@@ -1,6 +1,7 @@
 """How the offline build does on requirement documents nobody here wrote: the development set.
 
     .venv/bin/python bench/generalize.py [--jobs N] [--task ID ...] [--cap 16] [--keep DIR]
+                                         [--no-anchors] [--measure-only]
 
 The development set is real services from public repositories, never part of data/raw:
 `../shared/devset/` (read-only) and this project's `bench/devset/`, one folder per task
@@ -147,7 +148,7 @@ def alternative_rejects(task_dir: Path, suite: Path, folder: Path) -> dict[str, 
 
 
 def measure(task_id: str, folder: Path, data: Path, cap: int, jobs: int,
-            entry: dict[str, Any]) -> dict[str, Any]:
+            entry: dict[str, Any], anchors: bool = True) -> dict[str, Any]:
     task_dir = data / "raw" / task_id
     patches = sorted((folder / "faulty").glob("*.patch"))
     result: dict[str, Any] = {"source": str(folder.relative_to(ROOT.parent)),
@@ -156,7 +157,7 @@ def measure(task_id: str, folder: Path, data: Path, cap: int, jobs: int,
     with tempfile.TemporaryDirectory(prefix=scratch_prefix("generalize-suites")) as tmp:
         suites = {"generated": generated_suite(data, task_id, Path(tmp) / "generated")
                   if task_json else None,
-                  "anchors": anchor_suite(folder, Path(tmp) / "anchors")}
+                  "anchors": anchor_suite(folder, Path(tmp) / "anchors") if anchors else None}
         for name, suite in suites.items():
             if suite is None:
                 result[name] = None
@@ -217,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--task", action="append", dest="tasks")
     parser.add_argument("--cap", type=int, default=16, help="mutants per suite and task")
     parser.add_argument("--keep", type=Path, help="build here and keep it (else a temp folder)")
+    parser.add_argument("--no-anchors", action="store_true",
+                        help="measure the generated suites only (the anchors' figures do not "
+                             "change with the generator)")
     parser.add_argument("--measure-only", action="store_true",
                         help="with --keep: measure the build already there")
     args = parser.parse_args(argv)
@@ -236,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {}
     entries = status_entries(data)
     for task_id, folder in tasks.items():
-        results[task_id] = measure(task_id, folder, data, args.cap, 1, entries.get(task_id, {}))
+        results[task_id] = measure(task_id, folder, data, args.cap, 1, entries.get(task_id, {}),
+                                   anchors=not args.no_anchors)
         print(f"{task_id}:")
         print(_line("generated", results[task_id]["generated"]))
         print(_line("anchors", results[task_id]["anchors"]))
