@@ -48,10 +48,10 @@ def _flag_action(w: Writer, ep: Endpoint) -> tuple[Resource, str] | None:
     verb = ep.path[len(owner.item):].strip("/")
     if not ep.path.startswith(owner.item + "/") or not _VERB.match(verb) or _TOGGLES.search(verb):
         return None
-    return (owner, verb) if _shows_state(owner, verb) else None
+    return (owner, verb) if _shows_state(w, owner, verb) else None
 
 
-def _shows_state(res: Resource, verb: str) -> bool:
+def _shows_state(w: Writer, res: Resource, verb: str) -> bool:
     """The record's documented (else observed) fields hold the verb's state."""
     forms = verb_forms(verb)
     fields: dict[str, object] = dict(res.fields)
@@ -63,16 +63,17 @@ def _shows_state(res: Resource, verb: str) -> bool:
         if name in forms and (isinstance(value, bool) or value in ("boolean", "bool")):
             return True
         if name in ("status", "state") and any(str(v).lower() in forms
-                                               for v in _values(res, str(key))):
+                                               for v in _values(w, res, str(key))):
             return True
     return False
 
 
-def _values(res: Resource, key: str) -> list[object]:
-    """The values the document allows a status field (its enum) or shows it with."""
+def _values(w: Writer, res: Resource, key: str) -> list[object]:
+    """The values the document allows a record's status field: the enums of the endpoints of
+    its collection and of its records."""
     out: list[object] = []
-    for ep in (res.create, res.get, res.update, res.listing):
-        if ep is None:
+    for ep in w.model.spec.endpoints:
+        if not (ep.path == res.collection or (res.item and ep.path.startswith(res.item))):
             continue
         out += [v for p in ep.params if p.name == key for v in p.constraints.get("enum") or []]
         props = (ep.response_schema or {}).get("properties") or {}

@@ -50,6 +50,20 @@ def singular(word: str) -> str:
     return word
 
 
+def item_path(collection: str, paths: set[str]) -> str | None:
+    """The path of one record of `collection`: `/books/{id}`, or under the singular name
+    (`/shoppinglists` and `/shoppinglist/{list_id}`)."""
+    segs = segments(collection)
+    singular_form = "/" + "/".join(segs[:-1] + [singular(segs[-1])]) if segs else ""
+    for prefix in (collection.rstrip("/"), singular_form):
+        found = next((p for p in sorted(paths) if p.startswith(prefix + "/")
+                      and len(segments(p)) == len(segs) + 1 and is_param(segments(p)[-1])),
+                     None)
+        if found is not None:
+            return found
+    return None
+
+
 def success_codes(ep: Endpoint) -> list[int]:
     return sorted(c for c in ep.status_codes if 200 <= c < 300)
 
@@ -376,8 +390,7 @@ def build_model(spec: Spec) -> Model:
         segs = segments(ep.path)
         if not segs or is_param(segs[-1]) or ep.path in by_collection:
             continue
-        item = next((p for p in sorted(paths) if p.startswith(ep.path.rstrip("/") + "/")
-                     and len(segments(p)) == len(segs) + 1 and is_param(segments(p)[-1])), None)
+        item = item_path(ep.path, paths)
         methods = {e.method for e in eps if e.path == ep.path}
         if item is None and not ("POST" in methods and len(segs) > 1 and is_param(segs[-2])):
             continue

@@ -21,6 +21,7 @@ from pipeline.spec.named_sections import (
     example_instances,
     interface_names,
 )
+from pipeline.spec.openapi import merge_documents
 from pipeline.spec.paths import (
     ENDPOINT_RE,
     METHODS,
@@ -317,6 +318,7 @@ def extract_spec(markdown_text: str) -> Spec:
     copy_response_texts(endpoints, text_refs, base)
     apply_named_sections(endpoints, blocks, interface_names(blocks, keys_at))
     enrich.same_as(endpoints, refs)
+    merge_documents(endpoints, blocks)
     auth = docinfo.auth(blocks, list(by_key))
     _enrich(endpoints, blocks, by_key, heading_of, has_auth=auth is not None, base=base)
     apply_common_errors(endpoints, markdown_text)

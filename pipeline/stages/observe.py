@@ -59,6 +59,12 @@ def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
     return True
 
 
+def item_path(collection: str, paths: set[str]) -> str | None:
+    from pipeline.offline.gen_model import item_path as found
+
+    return found(collection, paths)
+
+
 def _noun(collection: str) -> str:
     from pipeline.offline.gen_model import segments, singular, snake
 
@@ -107,8 +113,8 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
         send(ep, ep.path)
     for create in creates:
         collection = create.path.rstrip("/")
-        items = [e for e in eps if len(_PARAM.findall(e.path)) == 1
-                 and re.fullmatch(re.escape(collection) + r"/\{[^{}/]+\}/?", e.path)]
+        item = item_path(create.path, {e.path for e in eps})
+        items = [e for e in eps if e.path == item and len(_PARAM.findall(e.path)) == 1]
         if not items:
             continue
         param = _PARAM.findall(items[0].path)[0]
