@@ -1,8 +1,9 @@
 """Path-parameter spelling, one way for the whole project.
 
 Requirement documents and service source write a parameter many ways (`:id`, `<int:id>`,
-`{id:int}`, `{{id}}`, `${id}`, `[id]`, `{id:[0-9]{3}}`); spec extraction, route analysis and
-matching all compare paths as `{id}`, so they all normalise here.
+`{id:int}`, `{{id}}`, `${id}`, `[id]`, `{id:[0-9]{3}}`, a regex group `(?P<id>[0-9]+)` or
+`([0-9]*)`); spec extraction, route analysis and matching all compare paths as `{id}`, so
+they all normalise here.
 """
 
 from __future__ import annotations
@@ -15,6 +16,25 @@ _BARE_DOLLAR = re.compile(r"(?<=/)\$([A-Za-z_]\w*)(?=/|$)")
 _COLON_PARAM = re.compile(r"(?<=/):([A-Za-z_][\w-]*)(?:\([^)/]*\))?")
 _ANGLE_PARAM = re.compile(r"<(?:[A-Za-z_][\w.]*:)?([A-Za-z_][\w-]*)>")
 _SQUARE_PARAM = re.compile(r"(?<=/)\[(?:\.\.\.)?([A-Za-z_][\w-]*)\](?=/|$)")
+# a regex group as a whole segment (Tornado, Django's re_path): `(?P<pk>\d+)`, `([0-9]*)`
+_GROUP_PARAM = re.compile(r"(?<=/)\^?\((?:\?P<([A-Za-z_]\w*)>)?"
+                          r"((?:\[[^\]]*\]|\\.|[^/()\[\]])*)\)\$?(?=/|$)")
+
+
+def _groups(path: str) -> str:
+    """Regex-group segments → `{name}` (an unnamed group is `{id}`, then `{id2}`...)."""
+    n = 0
+
+    def name(m: re.Match[str]) -> str:
+        nonlocal n
+        if not m.group(1) and not re.search(r"[\[\\*+.]", m.group(2)):
+            return m.group(0)  # `(note)`: words in brackets, not a pattern
+        if m.group(1):
+            return "{" + m.group(1) + "}"
+        n += 1
+        return "{id}" if n == 1 else f"{{id{n}}}"
+
+    return _GROUP_PARAM.sub(name, path)
 
 
 def _braces(path: str) -> str:
@@ -54,6 +74,7 @@ def normalise_params(path: str) -> str:
     path = _DOLLAR_PARAM.sub(r"{\1}", path)
     path = _BARE_DOLLAR.sub(r"{\1}", path)
     path = _COLON_PARAM.sub(r"{\1}", path)
+    path = _groups(path)
     path = _ANGLE_PARAM.sub(r"{\1}", path)
     path = _braces(path)
     return _SQUARE_PARAM.sub(r"{\1}", path)

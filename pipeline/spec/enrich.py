@@ -100,6 +100,55 @@ def _reference(meaning: str, objects: dict[str, Any]) -> Any:
     return None
 
 
+_BODY_COLUMN = re.compile(r"^\W*(?P<role>request|response|req|resp|请求|响应)\b.*(?:body|体)?",
+                          re.I)
+_OBJECT_LINK = re.compile(r"\[(?P<text>[^\]]+)\]\(#(?P<anchor>[\w-]+)\)|\bref\s+(?P<ref>\w[\w ]*)",
+                          re.I)
+_MANY = re.compile(r"^(?:array|list)\s+(?:of\s+)?", re.I)
+
+
+def table_bodies(ep: Endpoint, header: tuple[str, ...], row: tuple[str, ...],
+                 objects: dict[str, Any]) -> None:
+    """A table row whose request/response body column names a document object (`Ref
+    [Client](#client)`, `[Array Client](#array-client)`): that object is the body's example
+    (a list of it for "Array"/"List"). What the endpoint's own section shows wins."""
+    for head, cell in zip(header, row, strict=False):
+        column = _BODY_COLUMN.match(plain(head))
+        link = _OBJECT_LINK.search(cell)
+        if column is None or link is None:
+            continue
+        name = (link.group("text") or link.group("ref") or "").strip()
+        many = bool(_MANY.match(name))
+        value = next((objects[a] for a in [name.lower(), _MANY.sub("", name).lower(),
+                                           (link.group("anchor") or "").replace("-", " ")]
+                      if a in objects), None)
+        if not isinstance(value, dict):
+            continue
+        value = [copy.deepcopy(value)] if many else copy.deepcopy(value)
+        if column.group("role").lower().startswith(("req", "请")):
+            if ep.request_example is None and ep.method in ("POST", "PUT", "PATCH"):
+                ep.request_example = value
+        elif ep.response_example is None:
+            ep.response_example = value
+
+
+def create_from_replace(endpoints: list[Endpoint]) -> None:
+    """A create the document gives no body for takes the body of its records' full update
+    (`POST /clients` and `PUT /clients/{id}` with a Client): both send the record."""
+    for create in endpoints:
+        if (create.method != "POST" or "{" in create.path.rsplit("/", 1)[-1]
+                or create.request_example is not None or create.request_schema is not None
+                or any(p.location == "body" for p in create.params)):
+            continue
+        base = create.path.rstrip("/")
+        put = next((e for e in endpoints if e.method == "PUT" and isinstance(
+            e.request_example, dict) and re.fullmatch(re.escape(base) + r"/\{[^{}/]+\}/?",
+                                                      e.path)), None)
+        if put is not None:
+            create.request_example = copy.deepcopy(put.request_example)
+            create.request_schema = copy.deepcopy(put.request_schema)
+
+
 def resolve_references(endpoints: list[Endpoint], objects: dict[str, Any]) -> None:
     """Success statuses that name a document object get it as their example."""
     for ep in endpoints:

@@ -288,8 +288,14 @@ def _enrich(endpoints: list[Endpoint], blocks: list[Block], by_key: dict[Key, li
     enrich.doc_auth(endpoints, statements, has_auth)
     objects = enrich.named_objects(blocks, sections)
     for ep in endpoints:
+        for m in by_key.get((ep.method, ep.path), []):
+            if m.source == "table":
+                enrich.table_bodies(ep, m.header, m.row, objects)
+    for ep in endpoints:
         apply_described(ep)
         enrich.file_examples(ep)
+    enrich.create_from_replace(endpoints)
+    for ep in endpoints:
         enrich.example_params(ep)
     enrich.resolve_references(endpoints, objects)
 
