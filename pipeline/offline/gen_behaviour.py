@@ -78,7 +78,7 @@ def _create(case: Case, w: Writer, res: Resource, tag: str, edits: list[str]) ->
     case.add(*[e.replace("{p}", pvar) for e in edits])
     case.add(w.call(case, rvar, res.create, {}, f"json={pvar}"), status_assert(rvar, res.create))
     if w.plain_create(res):
-        case.add(f"{idv} = {rvar}.json()[{literal(res.id_field)}]")
+        case.add(f"{idv} = {rvar}.json()[{literal(res.created_id_key or res.id_field)}]")
     else:
         found = w.take_created(case, res, rvar, pvar, {}, f"{tag}_record", idv)
         assert found, "callers check _usable"

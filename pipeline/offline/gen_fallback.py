@@ -72,7 +72,7 @@ def uncovered(spec: Spec, cases: list[TestCase]) -> list[Endpoint]:
     return [ep for ep in spec.endpoints if endpoint_key(ep) not in covered]
 
 
-def _slug(ep: Endpoint) -> str:
+def endpoint_slug(ep: Endpoint) -> str:
     segs = [s for s in ep.path.split("/") if s]
     while len(segs) > 1 and _PREFIX.match(segs[0]):
         segs = segs[1:]
@@ -447,7 +447,7 @@ def fill_uncovered(task_id: str, spec: Spec, cases: list[TestCase],
             origin="generated", author=AUTHOR, prelude=PRELUDE if CALLS.search(code) else ""))
 
     for ep in uncovered(spec, cases):
-        slug = _slug(ep)
+        slug = endpoint_slug(ep)
         ok = success_case(spec, ep, auth)
         if ok is not None:
             doc, lines = ok

@@ -141,7 +141,7 @@ def no_token_cases(task_id: str, spec: Spec, cases: list[TestCase], auth: bool) 
         if (len(out) >= MAX_EXTRA or ep.auth_required is not True or ep.method == "GET"
                 or key in refused):
             continue
-        name = f"test_{fb._slug(ep)}_without_token"
+        name = f"test_{fb.endpoint_slug(ep)}_without_token"
         if name in names:
             continue
         refusal, control = without_token_lines(spec, ep, auth)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.offline.shape import Shape, shape_of
+from pipeline.offline.shape import Shape, id_key, id_names, only_id, record_path, shape_of
 from pipeline.records import Endpoint, Spec
 
 UNIQUE_KEY = re.compile(r"(?:^|_)(?:name|title|username|login|email|sku|code|isbn|slug|key|"
@@ -152,7 +152,8 @@ def free_references(payload: dict[str, Any], paths: set[str]) -> tuple[str, ...]
     for key, value in payload.items():
         m = re.match(r"^([a-z]+)_id$", key)
         if m and isinstance(value, str) and not any(
-                w.lower().startswith(m.group(1).lower()) for w in words if w):
+                w.lower().startswith(m.group(1).lower())
+                or singular(w.lower()) == m.group(1).lower() for w in words if w):
             out.append(key)
     return tuple(out)
 
@@ -224,6 +225,18 @@ class Resource:
                 or ep.response_schema:
             return None
         return self.shape
+
+    @property
+    def created_id_key(self) -> str | None:
+        """The key of the new record's id where the documented create answer reports the
+        creation (`{"success": true, "created_question_id": 24}`) instead of showing the
+        record; None when it shows the record, or shows no answer."""
+        doc = response_doc(self.create) if self.create is not None else None
+        if not isinstance(doc, dict) or (self.id_field and self.id_field in doc):
+            return None
+        if self.payload and record_path(doc, self.payload) is not None:
+            return None
+        return id_key(doc, id_names(self.param, self.noun)) or only_id(doc, self.noun)
 
     def reads_back(self) -> bool:
         """Has the record a documented read that finds it (where the document shows no answer,

@@ -29,8 +29,9 @@ from pipeline.offline import (
 )
 from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
-from pipeline.offline.gen_fallback import fill_uncovered
+from pipeline.offline.gen_fallback import endpoint_slug, fill_uncovered
 from pipeline.offline.gen_fallback_auth import no_token_cases
+from pipeline.offline.gen_fallback_contrast import DOC, malformed_then_valid
 from pipeline.offline.gen_model import Model, build_model
 from pipeline.offline.refine import endpoint_of
 from pipeline.offline.refine_values import add_value_checks
@@ -100,11 +101,27 @@ def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
     yield gen_flows.auth_flow(w)
     yield gen_flows.login_wrong_password(w)
     yield gen_flows.wrong_password_refused(w)
+    for ep in (model.login, model.register):
+        yield _malformed_then_valid(model, ep)
     shown = 0
     for ep in model.spec.endpoints:
         if shown < 3 and (case := gen_errors.missing_token(w, ep)) is not None:
             shown += 1
             yield case
+
+
+def _malformed_then_valid(model: Model, ep: Endpoint | None) -> Case | None:
+    """A login or register body that is not JSON is refused, and the same call with a valid
+    body gets a token that opens a protected endpoint (`gen_fallback_contrast`)."""
+    if ep is None or ep.request_form:
+        return None
+    lines = malformed_then_valid(model.spec, ep)
+    if lines is None:
+        return None
+    case = Case(f"test_{endpoint_slug(ep)}_malformed_json", "error_handling", doc=DOC)
+    case.target(ep)
+    case.add(*lines)
+    return case
 
 
 def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:

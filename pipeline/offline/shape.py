@@ -107,7 +107,7 @@ def id_names(param: str | None, noun: str) -> list[str]:
 _ID_KEY = re.compile(r"(?:^|_)id$|[a-z]Id$")
 
 
-def _only_id(answer: Any, noun: str) -> str | None:
+def only_id(answer: Any, noun: str) -> str | None:
     """The one id-like key of an answer that reports a creation (`created_question_id`)
     rather than showing the record, when it names the noun or is the only one."""
     if not isinstance(answer, dict):
@@ -126,7 +126,7 @@ def find_id(answers: list[Any], sent: dict[str, Any], names: list[str]) -> Any:
         if key is not None:
             return at(body, path)[key]  # type: ignore[index]
         records = records_in(body)
-        if path is None and not records and (only := _only_id(body, "")):
+        if path is None and not records and (only := only_id(body, "")):
             return body[only]
         for record in records:
             if holds(record, sent) and (key := id_key(record, names)) is not None:
@@ -149,7 +149,7 @@ def shape_of(observed: list[Observation], collection: str, item: str | None,
     create_id = id_key(at(create.answer, create_record), names) if create_record is not None \
         else None
     if create_record is None:  # `{"id": 7}`, `{"created_question_id": 7, "success": true}`
-        create_id = id_key(create.answer, names) or _only_id(create.answer, noun)
+        create_id = id_key(create.answer, names) or only_id(create.answer, noun)
         create_record = () if create_id else None
     listing = next((o for o in mine if o.method == "GET" and o.path == collection), None)
     listed = [r for r in records_in(listing.answer) if isinstance(r, dict) and holds(r, sent)
