@@ -8,6 +8,27 @@ import pytest  # noqa: F401
 import requests  # noqa: F401
 
 
+def test_login_with_a_wrong_password_is_refused(base_url, session, unique):
+    credentials = {
+        "email": unique("example@email.com"),
+        "username": unique("PERSON123"),
+        "password": "PASS@123",
+        "password2": "PASS@123",
+        "first_name": unique("first"),
+        "last_name": unique("last"),
+    }
+    registered = session.post(f"{base_url}/api/v1/auth/register/", json=credentials)
+    assert 200 <= registered.status_code < 300, registered.text
+    login = session.post(f"{base_url}/api/v1/auth/token/", json={"username": credentials["username"], "password": credentials["password"]})
+    assert 200 <= login.status_code < 300, login.text
+    token = login.json()["access"]
+    assert isinstance(token, str) and token
+    headers = {"Authorization": f"Bearer {token}"}
+    refused = session.post(f"{base_url}/api/v1/auth/token/", json={"username": credentials["username"], "password": credentials["password"] + "-wrong"})
+    assert 400 <= refused.status_code < 500, refused.text
+    assert "access" not in refused.text
+
+
 def test_patch_movies_item_without_token(base_url, session, unique, auth_headers):
     """Called without credentials, it is refused and changes nothing."""
     created = session.post(f"{base_url}/api/v1/movies/", json={'title': unique('Ant Man and The Wasp'), 'genre': 'Action', 'year': 2018}, headers=auth_headers)

@@ -77,6 +77,63 @@ def test_get_notes_without_token_returns_401(base_url, session, unique, auth_hea
         session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
 
 
+def test_login_with_a_wrong_password_is_refused(base_url, session, unique):
+    credentials = {"username": unique("zhang_san"), "password": "s3cret-pass"}
+    registered = session.post(f"{base_url}/auth/register", json=credentials)
+    assert registered.status_code == 201, registered.text
+    assert registered.json()["username"] == credentials["username"]
+    registered_body = registered.json()
+    assert {"id", "username", "created_at"} <= set(registered_body)
+    assert isinstance(registered_body["id"], int)
+    assert isinstance(registered_body["username"], str)
+    assert isinstance(registered_body["created_at"], str)
+    login = session.post(f"{base_url}/auth/login", json={"username": credentials["username"], "password": credentials["password"]})
+    assert login.status_code == 200, login.text
+    token = login.json()["access_token"]
+    assert isinstance(token, str) and token
+    headers = {"Authorization": f"Bearer {token}"}
+    refused = session.post(f"{base_url}/auth/login", json={"username": credentials["username"], "password": credentials["password"] + "-wrong"})
+    assert refused.status_code == 401, refused.text
+    assert {"code", "message"} <= set(refused.json())
+    assert "access_token" not in refused.text
+
+
+def test_post_auth_login_malformed_json(base_url, session, unique):
+    """A body that is not JSON is rejected with a 4xx; the same call with the documented body is accepted, and the token its account gets opens a protected endpoint."""
+    response = session.post(f"{base_url}/auth/login", data='{not json', headers={"Content-Type": "application/json"})
+    assert 400 <= response.status_code < 500, response.text
+    refused = session.get(f"{base_url}/users/me")
+    assert refused.status_code in (401, 403), refused.text
+    # the same call with a valid body is accepted: the account's token opens it
+    account = {'username': unique('zhang_san'), 'password': 's3cret-pass'}
+    registered = session.post(f"{base_url}/auth/register", json=account)
+    assert registered.status_code == 201, registered.text
+    credentials = {k: account[k] for k in ['username', 'password']}
+    logged_in = session.post(f"{base_url}/auth/login", json=credentials)
+    assert logged_in.status_code in (200, 201), logged_in.text
+    token = logged_in.json()['access_token']
+    allowed = session.get(f"{base_url}/users/me", headers={"Authorization": f"Bearer {token}"})
+    assert allowed.status_code == 200, allowed.text
+
+
+def test_post_auth_register_malformed_json(base_url, session, unique):
+    """A body that is not JSON is rejected with a 4xx; the same call with the documented body is accepted, and the token its account gets opens a protected endpoint."""
+    response = session.post(f"{base_url}/auth/register", data='{not json', headers={"Content-Type": "application/json"})
+    assert 400 <= response.status_code < 500, response.text
+    refused = session.get(f"{base_url}/users/me")
+    assert refused.status_code in (401, 403), refused.text
+    # the same call with a valid body is accepted: the account's token opens it
+    account = {'username': unique('zhang_san'), 'password': 's3cret-pass'}
+    registered = session.post(f"{base_url}/auth/register", json=account)
+    assert registered.status_code == 201, registered.text
+    credentials = {k: account[k] for k in ['username', 'password']}
+    logged_in = session.post(f"{base_url}/auth/login", json=credentials)
+    assert logged_in.status_code in (200, 201), logged_in.text
+    token = logged_in.json()['access_token']
+    allowed = session.get(f"{base_url}/users/me", headers={"Authorization": f"Bearer {token}"})
+    assert allowed.status_code == 200, allowed.text
+
+
 def test_post_notes_without_token_returns_401(base_url, session, unique, auth_headers):
     count_before = session.get(f"{base_url}/notes", headers=auth_headers)
     assert count_before.status_code == 200, count_before.text
