@@ -203,26 +203,28 @@ def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) 
         if ep.method == "PATCH":  # a partial update leaves the fields it did not name alone
             kept = [k for k in w.echo_fields(res, res.payload or {}) if k not in changes]
             case.add(*[f"assert stored[{literal(k)}] == payload[{literal(k)}]" for k in kept[:2]])
-    elif echo and (found := _find_listed(w, case, res, bindings)) is not None:
+    elif echo and (found := find_listed(w, case, res, bindings)) is not None:
         case.add(f"stored = {found}",
                  *[f"assert stored[{literal(k)}] == changes[{literal(k)}]" for k in echo])
     return True
 
 
-def _find_listed(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) -> str | None:
-    """No read of one record: list them and find this one (a whole list only: an unpaged list
-    the document shows, or one the oracle answered unpaged). Source of the found record."""
+def find_listed(w: Writer, case: Case, res: Resource, bindings: dict[str, str],
+                var: str = "relisted", id_var: str = "", target: bool = True) -> str | None:
+    """No read of one record: list them (answer in `var`) and find the one `id_var` names (a
+    whole list only: an unpaged list the document shows, or one the oracle answered unpaged).
+    Source of the found record; None when no whole list finds it."""
     ep = res.listing
     doc = response_doc(ep) if ep is not None else None
     shape = res.observed(ep)
     whole = isinstance(doc, list) or (shape is not None and not shape.list_paged)
-    records = listed_records(res, ep, "relisted.json()")
+    records = listed_records(res, ep, f"{var}.json()")
     if ep is None or records is None or not whole or not w.model.reachable(ep) or (
             res.parent is not None):
         return None
-    case.add(w.call(case, "relisted", ep, bindings), status_assert("relisted", ep))
+    case.add(w.call(case, var, ep, bindings, target=target), status_assert(var, ep))
     return (f"next(record for record in {records} "
-            f"if {res.id_of('record', ep)} == {res.id_var})")
+            f"if {res.id_of('record', ep)} == {id_var or res.id_var})")
 
 
 def update(w: Writer, res: Resource) -> Case | None:

@@ -7,7 +7,7 @@ creates two records, sends the action twice to the second (marking something don
 leaves it done: a toggle fails here), then reads both back: the second shows the state, the
 first kept the one it had (an action on the wrong record, such as the first one found,
 fails here). The record is read
-back by its documented read, else found in a whole (unpaged) list.
+back by its documented read, else found in a whole (unpaged) list (`gen_api.find_listed`).
 
 Applies only when the record's documented or observed fields hold such a state, so the verb
 is known to be one; the test looks the state up tolerantly (`tolerant.state_of`), so an
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import re
 
+from pipeline.offline.gen_api import find_listed
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
-from pipeline.offline.gen_common import listed_records
-from pipeline.offline.gen_model import Resource, payload_of, response_doc
+from pipeline.offline.gen_model import Resource, payload_of
 from pipeline.offline.tolerant import verb_forms
 from pipeline.records import Endpoint
 
@@ -91,17 +91,10 @@ def _read(w: Writer, case: Case, res: Resource, var: str, id_var: str,
                  status_assert(f"{var}_read", res.get),
                  f"{var} = {res.record_of(f'{var}_read', res.get)}")
         return var
-    ep = res.listing
-    shape = res.observed(ep)
-    whole = ep is not None and (isinstance(response_doc(ep), list)
-                                or (shape is not None and not shape.list_paged))
-    records = listed_records(res, ep, f"{var}_listed.json()")
-    if ep is None or not whole or records is None or not w.model.reachable(ep):
+    found = find_listed(w, case, res, bindings, f"{var}_listed", id_var, target=False)
+    if found is None:
         return None
-    case.add(w.call(case, f"{var}_listed", ep, bindings, target=False),
-             status_assert(f"{var}_listed", ep),
-             f"{var} = next(record for record in {records} "
-             f"if {res.id_of('record', ep)} == {id_var})")
+    case.add(f"{var} = {found}")
     return var
 
 

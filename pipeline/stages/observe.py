@@ -16,6 +16,16 @@ from typing import Any
 
 import requests
 
+from pipeline.offline.gen_model import (
+    body_keyword,
+    build_model,
+    item_path,
+    login_sources,
+    segments,
+    singular,
+    snake,
+    token_field,
+)
 from pipeline.offline.shape import find_id, id_names
 from pipeline.records import Endpoint, Observation, Spec
 from pipeline.tasks import RawTask
@@ -31,8 +41,6 @@ def _open(spec: Spec, ep: Endpoint, signed_in: bool = False) -> bool:
 def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
     """Register the document's example account and log in with it; on success the session
     carries the token as the document says to send it. Register and login are not observed."""
-    from pipeline.offline.gen_model import body_keyword, build_model, login_sources, token_field
-
     model = build_model(spec)
     login, reg, auth = model.login, model.register, spec.auth
     field = token_field(model)
@@ -59,15 +67,7 @@ def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
     return True
 
 
-def item_path(collection: str, paths: set[str]) -> str | None:
-    from pipeline.offline.gen_model import item_path as found
-
-    return found(collection, paths)
-
-
 def _noun(collection: str) -> str:
-    from pipeline.offline.gen_model import segments, singular, snake
-
     segs = segments(collection)
     return snake(singular(segs[-1])) if segs else "item"
 
@@ -137,8 +137,6 @@ def _account_paths(spec: Spec) -> set[tuple[str, str]]:
     refuse an account, not show a record's shape."""
     if spec.auth is None:
         return set()
-    from pipeline.offline.gen_model import build_model
-
     model = build_model(spec)
     return {(e.method, e.path) for e in (model.login, model.register) if e is not None}
 
