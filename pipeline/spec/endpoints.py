@@ -386,7 +386,8 @@ def find_mentions(blocks: list[Block]) -> list[Mention]:
             for m in kept]
 
 
-def _template_re(path: str) -> re.Pattern[str]:
+def template_re(path: str) -> re.Pattern[str]:
+    """What a concrete call of this path looks like ('/notes/42' for '/notes/{id}')."""
     parts = re.split(r"(\{[^{}]+\})", path)
     # only concrete ids stand for a parameter: '/notes/42' is an instance, '/notes/search' is not
     body = "".join(r"(?:\d+|[0-9a-fA-F-]{16,})" if p.startswith("{") else re.escape(p)
@@ -396,7 +397,7 @@ def _template_re(path: str) -> re.Pattern[str]:
 
 def _drop_instances(mentions: list[Mention]) -> list[Mention]:
     """Drop example calls ('GET /notes/42') of a documented template ('GET /notes/{id}')."""
-    templates = [(m.method, _template_re(m.target.path)) for m in mentions if "{" in m.target.path]
+    templates = [(m.method, template_re(m.target.path)) for m in mentions if "{" in m.target.path]
     return [
         m for m in mentions
         if "{" in m.target.path

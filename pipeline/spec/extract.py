@@ -31,6 +31,7 @@ from pipeline.spec.paths import (
     split_methods,
 )
 from pipeline.spec.schema import auth_marker
+from pipeline.spec.stray_calls import stray_call_examples
 from pipeline.spec.texts import copy_response_texts, response_texts
 from pipeline.spec.typedesc import apply_described
 
@@ -294,6 +295,7 @@ def _enrich(endpoints: list[Endpoint], blocks: list[Block], by_key: dict[Key, li
     for ep in endpoints:
         apply_described(ep)
         enrich.file_examples(ep)
+    stray_call_examples(endpoints, blocks, base)
     enrich.create_from_replace(endpoints)
     for ep in endpoints:
         enrich.example_params(ep)
