@@ -131,6 +131,16 @@ class AuthSpec(BaseModel):
     login_method: str | None = None
     login_path: str | None = None
     description: str = ""
+    # HTTP Basic where an issued token goes in the username field (the document shows a
+    # call with `-u <token>:x`)
+    token_as_user: bool = False
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out = handler(self)
+        if not self.token_as_user:
+            out.pop("token_as_user", None)
+        return out
 
 
 class Observation(BaseModel):

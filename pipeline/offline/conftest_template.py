@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from pipeline.offline.gen_code import literal
 from pipeline.offline.gen_flows import header_source
-from pipeline.offline.gen_model import Model, body_keyword, login_sources, token_field
+from pipeline.offline.gen_model import (
+    Model,
+    basic_keys,
+    body_keyword,
+    login_sources,
+    token_field,
+)
 
 HEAD = '''"""Shared fixtures for the black-box tests of {title}.
 
@@ -146,6 +152,36 @@ def new_user_headers(base_url):
 ''' + USER_FIXTURES
 
 
+AUTH_BASIC = '''
+
+REGISTER = ({reg_method!r}, {reg_path!r}, {reg_body})
+NAME_KEY, PASSWORD_KEY = {name_key!r}, {password_key!r}
+
+
+def new_account(base_url):
+    """Register a fresh account; its values as sent."""
+    credentials = {{key: unique_like(value) if key in {unique_keys!r} else value
+                   for key, value in REGISTER[2].items()}}
+    with _TimeoutSession() as s:
+        registered = s.request(REGISTER[0], base_url + REGISTER[1], json=credentials)
+        assert registered.status_code < 300, registered.text
+    return credentials
+
+
+def basic_header(name, password):
+    import base64
+
+    pair = f"{{name}}:{{password}}".encode()
+    return {{"Authorization": "Basic " + base64.b64encode(pair).decode()}}
+
+
+def new_user_headers(base_url):
+    """A fresh account's name and password, sent as HTTP Basic credentials."""
+    credentials = new_account(base_url)
+    return basic_header(credentials[NAME_KEY], credentials[PASSWORD_KEY])
+''' + USER_FIXTURES
+
+
 _LOGIN_LINES = '''\
         body = {key: credentials.get(key, value) for key, value in LOGIN[2].items()}
         login = s.request(LOGIN[0], base_url + LOGIN[1], json=body)
@@ -169,18 +205,30 @@ def _login_lines(model: Model) -> str:
     return _LOGIN_RENAMED.format(sources=literal(renamed), keyword=body_keyword(model.login))
 
 
+def _unique_keys(account: dict) -> list[str]:
+    """The account values made fresh per test (a taken name would refuse the next one)."""
+    return sorted(k for k, v in account.items() if isinstance(v, str) and "pass" not in k.lower())
+
+
 def render_conftest(model: Model, port: int) -> str:
     title = (model.spec.title or "the service").replace('"', "'")
     text = HEAD.format(title=title, port=port)
     field, header = token_field(model), header_source(model)
     if model.opaque_tokens and header is not None:
         return text + AUTH_OPAQUE.format(headers=header)
+    if model.basic and model.auth_usable and model.register is not None:
+        keys = basic_keys(model.register)
+        assert keys is not None
+        body = dict(model.register.request_example or {})
+        return text + AUTH_BASIC.format(
+            reg_method=model.register.method, reg_path=model.register.path,
+            reg_body=literal(body), name_key=keys[0], password_key=keys[1],
+            unique_keys=_unique_keys(body))
     if not model.auth_usable or field is None or header is None or model.login is None:
         return text
     reg = model.register
     reg_body = dict(reg.request_example) if reg is not None else {}
-    unique_keys = sorted(k for k, v in reg_body.items()
-                         if isinstance(v, str) and "pass" not in k.lower() and reg is not None)
+    unique_keys = _unique_keys(reg_body) if reg is not None else []
     login_body = model.login.request_example
     return text + AUTH.format(
         reg_method=reg.method if reg else "POST", reg_path=reg.path if reg else "",

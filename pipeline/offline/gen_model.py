@@ -365,9 +365,15 @@ class Model:
         return not any(issuing.search(e.path) for e in self.spec.endpoints)
 
     @property
+    def basic(self) -> bool:
+        return self.spec.auth is not None and self.spec.auth.scheme.lower() == "basic"
+
+    @property
     def auth_usable(self) -> bool:
         if self.opaque_tokens:
             return True
+        if self.basic:
+            return self.register is not None and basic_keys(self.register) is not None
         return self.spec.auth is not None and self.login is not None and (
             isinstance(self.login.request_example, dict) and bool(self.login.request_example))
 
@@ -453,7 +459,27 @@ def build_model(spec: Spec) -> Model:
             spec.auth.login_method or "POST")), None)
         model.register = next((e for e in eps if e.method == "POST" and REGISTER_PATH.search(
             e.path) and isinstance(e.request_example, dict)), None)
+        if model.register is None and model.basic:
+            # HTTP Basic sends an account's name and password: the open create that takes both
+            model.register = next((e for e in eps if e.method == "POST" and "{" not in e.path
+                                   and e.auth_required is not True and basic_keys(e)), None)
     return model
+
+
+_USER_KEYS = ("username", "user", "login", "email", "name")
+
+
+def basic_keys(ep: Endpoint) -> tuple[str, str] | None:
+    """(name key, password key) of the account `ep` creates, for HTTP Basic credentials."""
+    body = ep.request_example if isinstance(ep.request_example, dict) else {}
+    secret = next((k for k in body if "pass" in k.lower() and isinstance(body[k], str)), None)
+    if secret is None:
+        return None
+    name = next((k for k in _USER_KEYS if isinstance(body.get(k), str)), None)
+    others = [k for k, v in body.items() if k != secret and isinstance(v, str)]
+    if name is None and len(others) == 1:
+        name = others[0]
+    return (name, secret) if name is not None else None
 
 
 def login_sources(login: Endpoint, reg: Endpoint | None) -> dict[str, str]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 
 from pipeline.offline import (
     gen_api,
+    gen_basic,
     gen_batch,
     gen_behaviour,
     gen_errors,
@@ -98,6 +99,7 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
 def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
     if model.spec.auth is None:
         return
+    yield from gen_basic.basic_cases(w)
     yield gen_flows.auth_flow(w)
     yield gen_flows.login_wrong_password(w)
     yield gen_flows.wrong_password_refused(w)

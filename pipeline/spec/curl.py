@@ -6,6 +6,7 @@ import json
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl
 
 _DATA_FLAGS = {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json",
@@ -25,6 +26,11 @@ class Curl:
     # fields of the answer the command line reads (`| jq -r .access_token`): the document
     # shows the answer has them
     reads: tuple[str, ...] = field(default=())
+    user: str | None = None  # `-u name:password`: HTTP Basic credentials
+    # a transcript (`curl -i ...` followed by what came back): the status line's code and the
+    # body after the headers, as written
+    answer_status: int | None = None
+    answer: str | None = None
 
     @property
     def form(self) -> dict[str, str] | None:
@@ -44,9 +50,9 @@ _FORM = re.compile(r"^[A-Za-z_][\w.-]*=[^&=\s]*(?:&[A-Za-z_][\w.-]*=[^&=\s]*)+$"
 _JQ_READ = re.compile(r"\|\s*jq\s+(?:-\w+\s+)*['\"]?\.(\w+)")
 
 
-def _commands(lines: list[str]) -> list[tuple[int, str]]:
-    """Join backslash-continued lines; return (start index, command) for each curl."""
-    out: list[tuple[int, str]] = []
+def _commands(lines: list[str]) -> list[tuple[int, int, str]]:
+    """Join backslash-continued lines; return (start index, end index, command) per curl."""
+    out: list[tuple[int, int, str]] = []
     i = 0
     while i < len(lines):
         m = re.search(r"(?:^|[\s$>`(])(curl\s.*)$", lines[i])
@@ -63,9 +69,37 @@ def _commands(lines: list[str]) -> list[tuple[int, str]]:
             if body is None:
                 break
             cmd, i = cmd + body[0], i + body[1]
-        out.append((start, cmd))
+        out.append((start, i, cmd))
         i += 1
     return out
+
+
+_STATUS_LINE = re.compile(r"^\s*HTTP/\d(?:\.\d)?\s+(\d{3})\b")
+_PROMPT = re.compile(r"^\s*(?:\$|>|#|\(\w+\)\s*\$)\s")
+
+
+def _transcript(lines: list[str]) -> tuple[int | None, str | None]:
+    """What a command's output lines show came back: the status line's code (it must come
+    first) and the body after the headers' blank line, up to the next prompt."""
+    rest = [ln for ln in lines]
+    while rest and not rest[0].strip():
+        rest = rest[1:]
+    if not rest:
+        return None, None
+    m = _STATUS_LINE.match(rest[0])
+    if m is None:
+        return None, None
+    body: list[str] = []
+    in_body = False
+    for ln in rest[1:]:
+        if _PROMPT.match(ln) or "curl " in ln:
+            break
+        if in_body:
+            body.append(ln)
+        elif not ln.strip():
+            in_body = True
+    text = "\n".join(body).strip()
+    return int(m.group(1)), text or None
 
 
 _QUOTED_LINES = 60  # a body longer than this is not an example someone types
@@ -103,12 +137,14 @@ def _tokens(cmd: str) -> list[str]:
 def parse_curls(lines: list[str]) -> list[Curl]:
     """Every curl command in these lines (a code block's or a paragraph's)."""
     found: list[Curl] = []
-    for start, cmd in _commands(lines):
+    commands = _commands(lines)
+    for n, (start, end, cmd) in enumerate(commands):
         toks = _tokens(cmd)
         method: str | None = None
         url: str | None = None
         headers: list[str] = []
         data: str | None = None
+        user: str | None = None
         i = 1
         while i < len(toks):
             tok = toks[i]
@@ -128,6 +164,8 @@ def parse_curls(lines: list[str]) -> list[Curl]:
             elif tok in _VALUE_FLAGS:
                 if tok in ("-H", "--header"):
                     headers.append(nxt)
+                elif tok in ("-u", "--user"):
+                    user = nxt
                 i += 2
                 continue
             elif tok == "--url":
@@ -144,9 +182,21 @@ def parse_curls(lines: list[str]) -> list[Curl]:
             continue
         if method is None:
             method = "POST" if data is not None else "GET"
+        following = commands[n + 1][0] if n + 1 < len(commands) else len(lines)
+        status, answer = _transcript(lines[end + 1:following])
         found.append(Curl(method, url, start, tuple(headers), data,
-                          tuple(_JQ_READ.findall(cmd))))
+                          tuple(_JQ_READ.findall(cmd)), user, status, answer))
     return found
+
+
+def answer_json(text: str | None) -> Any:
+    """The JSON value a transcript's body starts with (prose may follow it), else None."""
+    if text is None or not text.lstrip().startswith(("{", "[")):
+        return None
+    try:
+        return json.JSONDecoder().raw_decode(text.lstrip())[0]
+    except ValueError:
+        return None
 
 
 _HTTPIE = re.compile(r"(?:^|[\s$>`(])(https?\s+(?:[A-Z]+\s+)?(?:https?://|localhost|127\.0\.0\.1"

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
-from pipeline.records import Param
-from pipeline.spec.curl import Curl, parse_curls, parse_httpie
+from pipeline.records import Endpoint, Param
+from pipeline.spec.curl import Curl, answer_json, parse_curls, parse_httpie
 from pipeline.spec.inline import (
     backticked_codes,
     bare_json_spans,
@@ -194,6 +194,35 @@ def _location(label: str, method: str, role: str | None) -> str:
     return "body" if method in _BODY_METHODS or role == "response" else "query"
 
 
+_AUTH_HEADER = re.compile(r"\s*(authorization|x-[\w-]*(key|token))\s*:", re.I)
+
+
+def apply_call(d: Details | Endpoint, cmd: Curl) -> None:
+    """What a documented call shows about its endpoint: the body it sends, that it carries
+    credentials, the fields a `jq` reads, and (a transcript) the status and body that came
+    back. Fills only what is still empty: the endpoint's own words speak first."""
+    if (cmd.user is not None or any(_AUTH_HEADER.match(h) for h in cmd.headers)) and \
+            d.auth_required is None:
+        d.auth_required = True
+    if cmd.data is not None and d.request_example is None:
+        form = cmd.form
+        value = parse_json(cmd.data) if form is None else form
+        if value is not None:
+            d.request_example = value
+            d.request_form = form is not None
+    if cmd.reads and d.response_schema is None and d.response_example is None:
+        d.response_schema = {"type": "object", "properties": {k: {} for k in cmd.reads}}
+    code = cmd.answer_status
+    if code is None:
+        return
+    d.status_codes.setdefault(code, _PHRASES.get(code, ""))
+    value = answer_json(cmd.answer)
+    if value is not None:
+        d.response_examples.setdefault(code, value)
+        if code < 300 and d.response_example is None and d.response_schema is None:
+            d.response_example = value
+
+
 class _Reader:
     def __init__(self, method: str, details: Details) -> None:
         self.method = method
@@ -325,19 +354,7 @@ class _Reader:
             self.d.request_schema = schema
 
     def _curl(self, cmd: Curl) -> None:
-        auth_header = any(
-            re.match(r"\s*(authorization|x-[\w-]*(key|token))\s*:", h, re.I)
-            for h in cmd.headers
-        )
-        if auth_header and self.d.auth_required is None:
-            self.d.auth_required = True
-        if cmd.data is not None and self.d.request_example is None:
-            form = cmd.form
-            self.d.request_example = parse_json(cmd.data) if form is None else form
-            self.d.request_form = form is not None
-        if cmd.reads and self.d.response_schema is None and self.d.response_example is None:
-            self.d.response_schema = {"type": "object",
-                                      "properties": {k: {} for k in cmd.reads}}
+        apply_call(self.d, cmd)
 
     def code(self, block: Block) -> None:
         if leak_reason(block) is not None:

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from pipeline.records import AuthSpec
+from pipeline.spec.curl import parse_curls
 from pipeline.spec.leaks import leak_reason
 from pipeline.spec.markdown import Block, plain, plain_lines
 from pipeline.spec.paths import HOST, PATH, normalise_base
@@ -148,6 +149,8 @@ _AUTH_WORDS = re.compile(
     r"|\blog\s?in\b|认证|鉴权|令牌|授权|登录|token",
     re.I,
 )
+# a token's value in a documented answer (`"token": "eyJhbGci..."`)
+_TOKEN_VALUE = re.compile(r'"\w*token\w*"\s*:\s*"([^"\s]{16,})"', re.I)
 _LOGIN_WORD = re.compile(r"log-?in|sign-?in|/token\b|登录", re.I)
 _LOGIN_PATH = re.compile(r"log-?in|sign-?in|/token\b|/auth(?:enticate)?\b|/sessions?\b|登录", re.I)
 
@@ -178,12 +181,16 @@ def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | No
     if not scheme and login is None:
         return None
     sentence = next((ln for ln in lines if _AUTH_WORDS.search(ln) and len(ln) > 20), "")
+    tokens = set(_TOKEN_VALUE.findall(everything))
+    users = {c.user.split(":", 1)[0] for text in code for c in parse_curls(text.split("\n"))
+             if c.user}
     return AuthSpec(
         scheme=scheme or "token",
         header=header,
         login_method=login[0] if login else None,
         login_path=login[1] if login else None,
         description=sentence[:300],
+        token_as_user=scheme == "basic" and bool(tokens & users),
     )
 
 

@@ -8,15 +8,13 @@ request body it sends, an auth header, the answer's fields a `jq` reads.
 
 from __future__ import annotations
 
-import re
-
 from pipeline.records import Endpoint
 from pipeline.spec.curl import Curl, parse_curls, parse_httpie
+from pipeline.spec.details import apply_call
 from pipeline.spec.endpoints import call_target, template_re
 from pipeline.spec.leaks import leak_reason
 from pipeline.spec.markdown import Block, plain_lines
 from pipeline.spec.paths import apply_base
-from pipeline.spec.schema import parse_json
 
 
 def _calls(blocks: list[Block]) -> list[Curl]:
@@ -49,17 +47,5 @@ def stray_call_examples(endpoints: list[Endpoint], blocks: list[Block], base: st
     """Fill, never replace: an endpoint's own section speaks first."""
     for call in _calls(blocks):
         ep = _endpoint_of(call, endpoints, base)
-        if ep is None:
-            continue
-        if call.data is not None and ep.request_example is None and ep.request_schema is None:
-            form = call.form
-            value = parse_json(call.data) if form is None else form
-            if value is not None:
-                ep.request_example = value
-                ep.request_form = form is not None
-        if ep.auth_required is None and any(
-                re.match(r"\s*(authorization|x-[\w-]*(key|token))\s*:", h, re.I)
-                for h in call.headers):
-            ep.auth_required = True
-        if call.reads and ep.response_schema is None and ep.response_example is None:
-            ep.response_schema = {"type": "object", "properties": {k: {} for k in call.reads}}
+        if ep is not None:
+            apply_call(ep, call)

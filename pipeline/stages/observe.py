@@ -17,6 +17,7 @@ from typing import Any
 import requests
 
 from pipeline.offline.gen_model import (
+    basic_keys,
     body_keyword,
     build_model,
     item_path,
@@ -43,6 +44,8 @@ def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
     carries the token as the document says to send it. Register and login are not observed."""
     model = build_model(spec)
     login, reg, auth = model.login, model.register, spec.auth
+    if model.basic:
+        return _basic_sign_in(session, base_url, reg)
     field = token_field(model)
     if login is None or reg is None or field is None or auth is None or not isinstance(
             login.request_example, dict) or not isinstance(reg.request_example, dict):
@@ -64,6 +67,21 @@ def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
     if not isinstance(token, str) or not token or value is None:
         return False
     session.headers[auth.header] = value + token
+    return True
+
+
+def _basic_sign_in(session: requests.Session, base_url: str, reg: Endpoint | None) -> bool:
+    """HTTP Basic: register the example account; the session sends its name and password."""
+    keys = basic_keys(reg) if reg is not None else None
+    if reg is None or keys is None or not isinstance(reg.request_example, dict):
+        return False
+    account = reg.request_example
+    try:
+        session.request(reg.method, base_url.rstrip("/") + reg.path, json=account,
+                        timeout=_TIMEOUT_S)
+    except requests.RequestException:
+        return False
+    session.auth = (str(account[keys[0]]), str(account[keys[1]]))
     return True
 
 
@@ -153,8 +171,9 @@ def observe_task(task: RawTask, spec: Spec, startup_timeout_s: float,
         start_service,
     )
 
-    account = _account_paths(spec)
-    if not any(e.method in ("POST", "GET") and _open(spec, e, len(account) == 2)
+    model = build_model(spec)
+    signable = model.register is not None and (model.login is not None or model.basic)
+    if not any(e.method in ("POST", "GET") and _open(spec, e, signable)
                for e in spec.endpoints):
         return []
     try:
