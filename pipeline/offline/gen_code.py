@@ -218,8 +218,10 @@ class Writer:
 
     def create_chain(self, case: Case, res: Resource, bindings: dict[str, str],
                      target_var: str = "response", deletable: bool = False,
-                     target_payload: str = "payload") -> bool:
-        """Create `res` (and its parents first); binds each path param to its id variable.
+                     target_payload: str = "payload",
+                     overrides: dict[str, str] | None = None) -> bool:
+        """Create `res` (and its parents first); binds each path param to its id variable;
+        `overrides`: source of values that replace the payload's for `res` itself.
 
         The root record is deleted in `finally` when the service documents a delete.
         """
@@ -230,6 +232,8 @@ class Writer:
             pvar = target_payload if last else f"{node.noun}_payload"
             rvar = target_var if last else f"{node.noun}_response"
             case.add(*payload_lines(pvar, self.payload_for(node, deletable and last) or {}))
+            if last and overrides:
+                case.add(*[f"{pvar}[{literal(k)}] = {v}" for k, v in overrides.items()])
             assert node.create is not None
             case.add(self.call(case, rvar, node.create, bindings, f"json={pvar}"),
                      status_assert(rvar, node.create))

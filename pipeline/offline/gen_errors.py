@@ -27,6 +27,7 @@ from pipeline.offline.gen_model import (
     PAGE_PARAMS,
     SIZE_PARAMS,
     Resource,
+    conflict_code,
     error_code,
     has_reference,
     payload_of,
@@ -122,16 +123,17 @@ def wrong_type(w: Writer, res: Resource) -> Case | None:
 
 def duplicate(w: Writer, res: Resource) -> Case | None:
     ep = res.create
-    if ep is None or not error_code(ep, 409, *DUPLICATE_WORDS) or not res.creatable:
+    code = conflict_code(ep, *DUPLICATE_WORDS) if ep is not None else None
+    if ep is None or code is None or not res.creatable:
         return None
-    case = Case(f"test_create_{res.noun}_twice_returns_409", "error_handling")
+    case = Case(f"test_create_{res.noun}_twice_returns_{code}", "error_handling")
     if not w.create_chain(case, res, {}):
         return None
     bindings = {n.param: n.id_var for n in res.chain()[:-1] if n.param}
     unchanged = no_write(w, case, res, bindings)
     case.add(w.call(case, "again", ep, bindings, "json=payload"),
-             "assert again.status_code == 409, again.text",
-             *w.errors("again", 409), *unchanged)
+             f"assert again.status_code == {code}, again.text",
+             *w.errors("again", code), *unchanged)
     return case
 
 
@@ -177,8 +179,10 @@ def _reread(w: Writer, case: Case, owner: Resource | None,
 
 
 def repeat_conflict(w: Writer, ep: Endpoint) -> Case | None:
-    """An action documented to conflict when already done: first call ok, second 409."""
-    if ep.method != "POST" or not path_params(ep.path) or not error_code(ep, 409, "already"):
+    """An action documented to conflict when already done: first call ok, second refused
+    with the documented status."""
+    code = conflict_code(ep, "already")
+    if ep.method != "POST" or not path_params(ep.path) or code is None:
         return None
     owner = w.model.owner(ep.path)
     if owner is None or owner.create is ep or not w.model.reachable(ep):
@@ -186,7 +190,8 @@ def repeat_conflict(w: Writer, ep: Endpoint) -> Case | None:
     payload = payload_of(ep)
     if payload is not None and has_reference(payload):
         return None
-    case = Case(f"test_post_{action_name(w.model, ep)}_twice_returns_409", "error_handling")
+    case = Case(f"test_post_{action_name(w.model, ep)}_twice_returns_{code}",
+                "error_handling")
     bindings = bind(case, w, ep)
     if bindings is None:
         return None
@@ -194,8 +199,8 @@ def repeat_conflict(w: Writer, ep: Endpoint) -> Case | None:
     case.add(w.call(case, "first", ep, bindings, extra), status_assert("first", ep))
     before, after = _reread(w, case, owner, bindings)
     case.add(*before, w.call(case, "second", ep, bindings, extra),
-             "assert second.status_code == 409, second.text",
-             *w.errors("second", 409), *after)
+             f"assert second.status_code == {code}, second.text",
+             *w.errors("second", code), *after)
     return case
 
 

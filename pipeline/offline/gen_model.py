@@ -95,6 +95,17 @@ def error_code(ep: Endpoint, code: int, *words: str) -> bool:
     return any(w in text for w in words)
 
 
+def conflict_code(ep: Endpoint, *words: str) -> int | None:
+    """The status the document gives a repeated write ("409 if it exists", "400 if the
+    attendee is already registered"): a 409 naming one of `words`, else the one other
+    refusal that names one."""
+    if error_code(ep, 409, *words):
+        return 409
+    named = [c for c in ep.status_codes if 400 <= c < 500 and c not in (401, 403, 404, 409)
+             and error_code(ep, c, *words)]
+    return named[0] if len(named) == 1 else None
+
+
 def response_doc(ep: Endpoint) -> Any:
     """The documented success body (example first, then JSON quoted in the status text)."""
     status = success_status(ep)

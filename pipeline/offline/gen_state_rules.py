@@ -8,6 +8,9 @@ and resets (a move in a game, a step in a workflow), read from the endpoint's ow
   record names as current (`next_<param>`) is refused with that status and changes nothing;
 - "already occupied / taken / exists" in a documented conflict: the same target again, by the
   caller whose turn it now is, is refused and changes nothing;
+- a record with a capacity (`capacity`, `max_capacity`, `seats`) and an action documented to be
+  refused when the record is full: created with room for two, it takes two sign-ups and
+  refuses the third with that status;
 - an action whose summary says it resets the record to its initial state: after another
   action changed it, the reset answers with, and the record reads back, the values the record
   was created with.
@@ -23,10 +26,12 @@ from pipeline.offline.gen_code import Case, Writer, literal, payload_lines
 from pipeline.offline.gen_common import VERBS, action_name, bind
 from pipeline.offline.gen_model import (
     Resource,
+    conflict_code,
     error_code,
     has_reference,
     payload_of,
     schema_record,
+    snake,
 )
 from pipeline.records import Endpoint
 
@@ -215,6 +220,38 @@ def reset_restores(w: Writer, ep: Endpoint, owner: Resource,
     return case
 
 
+_CAPACITY_KEY = re.compile(r"capacity|seats|slots|spots|places|max_?(?:attendees|participants"
+                           r"|members|size)", re.I)
+_FULL = ("full", "capacity", "sold out", "no seats", "no places", "no room", "已满")
+
+
+def full_refuses(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
+    """A record created with room for two takes two sign-ups and refuses a third with the
+    status the document gives a full record."""
+    code = conflict_code(ep, *_FULL)
+    key = next((k for k, v in (owner.payload or {}).items() if _CAPACITY_KEY.search(k)
+                and isinstance(v, int) and not isinstance(v, bool) and v >= 3), None)
+    payload = _payload(ep)
+    if code is None or key is None or payload is None or not any(
+            "unique(" in ln for ln in payload_lines("x", payload)):
+        return None  # sign-ups must differ, or a duplicate rule would refuse the second
+    case = Case(f"test_{VERBS[ep.method]}_{action_name(w.model, ep)}_beyond_{snake(key)}"
+                f"_returns_{code}", "error_handling")
+    bindings: dict[str, str] = {}
+    if owner.parent is not None or not w.create_chain(case, owner, bindings,
+                                                     overrides={key: "2"}):
+        return None
+    for n in (1, 2):
+        case.add(*payload_lines(f"signup_{n}", payload),
+                 w.call(case, f"joined_{n}", ep, bindings, f"json=signup_{n}"),
+                 f"assert 200 <= joined_{n}.status_code < 300, joined_{n}.text")
+    case.add(*payload_lines("signup_3", payload),
+             w.call(case, "refused", ep, bindings, "json=signup_3"),
+             f"assert refused.status_code == {code}, refused.text",
+             *w.errors("refused", code))
+    return case
+
+
 def state_rule_cases(w: Writer) -> list[Case | None]:
     """Every state-rule template over every action on a record, in document order."""
     actions = _actions(w)
@@ -222,5 +259,6 @@ def state_rule_cases(w: Writer) -> list[Case | None]:
     for ep, owner in actions:
         mates = [a for a, o in actions if o is owner]
         out += [action_applied(w, ep, owner), wrong_turn(w, ep, owner),
-                same_target_again(w, ep, owner), reset_restores(w, ep, owner, mates)]
+                same_target_again(w, ep, owner), reset_restores(w, ep, owner, mates),
+                full_refuses(w, ep, owner)]
     return out

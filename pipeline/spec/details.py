@@ -197,6 +197,16 @@ def _location(label: str, method: str, role: str | None) -> str:
 _AUTH_HEADER = re.compile(r"\s*(authorization|x-[\w-]*(key|token))\s*:", re.I)
 
 
+def _add_status(d: Details, code: int, text: str) -> None:
+    """A code stated again for another reason ("400 if already registered", "400 if
+    full") keeps both reasons."""
+    old = d.status_codes.get(code)
+    if old is None:
+        d.status_codes[code] = text
+    elif text and old and text.lower() not in old.lower() and old.lower() not in text.lower():
+        d.status_codes[code] = f"{old}; {text}"
+
+
 def apply_call(d: Details | Endpoint, cmd: Curl) -> None:
     """What a documented call shows about its endpoint: the body it sends, that it carries
     credentials, the fields a `jq` reads, and (a transcript) the status and body that came
@@ -238,9 +248,8 @@ class _Reader:
             self.paragraph = ""
         forced = backticked_codes(block.text)
         for ln in lines if block.kind == "heading" else _sentences(block.text):
-            self.d.status_codes.update(
-                {k: v for k, v in status_codes_in(ln, forced=forced).items()
-                 if k not in self.d.status_codes})
+            for k, v in status_codes_in(ln, forced=forced).items():
+                _add_status(self.d, k, v)
         for ln in lines:
             self._auth(ln)
             if not self.d.rate_limit:

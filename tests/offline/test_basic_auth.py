@@ -11,6 +11,8 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+from variant_suite import outcomes_on_variants
+
 from pipeline.spec import extract_spec, load_spec
 from pipeline.tasks import load_task
 
@@ -142,32 +144,17 @@ def test_transcripts_give_answers_and_the_token_in_the_name_field_is_seen() -> N
 
 def test_the_suite_signs_with_basic_credentials_and_catches_three_faults(
         tmp_path: Path, task_factory: Callable[..., Path]) -> None:
-    from pipeline.execution import free_port, run_pytest, start_service
-    from pipeline.offline.generate import generate_cases
     from pipeline.stages.observe import observe_task
-    from pipeline.suites import conftest_source, module_source
 
-    good = load_task(task_factory(tmp_path, "greenhouse", 8000, readme=README, server=SERVER))
-    spec = load_spec(good.readme)
-    spec.observed = observe_task(good, spec, 30.0, None)
-    assert ("GET", "/api/badge", 200) in [(o.method, o.path, o.status) for o in spec.observed]
-    tests = tmp_path / "suite"
-    tests.mkdir()
-    (tests / "conftest.py").write_text(conftest_source(spec, 8000))
-    (tests / "test_it.py").write_text(module_source(generate_cases("greenhouse", spec)))
-    faults = {"any password": ("CHECK_PASSWORD = True", "CHECK_PASSWORD = False"),
-              "no token as name": ("TOKEN_AS_NAME = True", "TOKEN_AS_NAME = False"),
-              "no lifetime": ("LIFETIME = True", "LIFETIME = False")}
-    tasks = {"good": good}
-    for name, (old, new) in faults.items():
-        tasks[name] = load_task(task_factory(tmp_path / name.replace(" ", "-"), "greenhouse",
-                                             8000, readme=README,
-                                             server=SERVER.replace(old, new)))
-    outcomes = {}
-    for name, task in tasks.items():
-        with start_service(task.oracle_dir, free_port(), None) as service:
-            run = run_pytest(tests, service.base_url, 120)
-        outcomes[name] = {t.nodeid.split("::")[-1]: t.outcome for t in run.tests}
+    task = load_task(task_factory(tmp_path / "seen", "greenhouse", 8000, readme=README,
+                                  server=SERVER))
+    seen = observe_task(task, load_spec(task.readme), 30.0, None)
+    assert ("GET", "/api/badge", 200) in [(o.method, o.path, o.status) for o in seen]
+    outcomes = outcomes_on_variants(
+        tmp_path, task_factory, "greenhouse", README, SERVER,
+        {"any password": ("CHECK_PASSWORD = True", "CHECK_PASSWORD = False"),
+         "no token as name": ("TOKEN_AS_NAME = True", "TOKEN_AS_NAME = False"),
+         "no lifetime": ("LIFETIME = True", "LIFETIME = False")})
     assert {n for n, o in outcomes["good"].items() if o != "passed"} == set()
     opens = "test_basic_credentials_open_badge"
     token = "test_basic_token_in_the_name_field_opens_protected_reads"
