@@ -49,14 +49,14 @@ OFFSET_PARAMS = ("offset", "skip")
 LIMIT_PARAMS = ("limit",)
 
 
-def _usable(w: Writer, res: Resource) -> bool:
+def listable(w: Writer, res: Resource) -> bool:
     """A top-level record the test can create, list and delete again."""
     return (res.creatable and res.parent is None and res.create is not None
             and res.id_field is not None and w.model.reachable(res.create)
             and w.findable(res))
 
 
-def _start(name: str, category: str, w: Writer, res: Resource) -> Case:
+def start_cleaning(name: str, category: str, w: Writer, res: Resource) -> Case:
     """A case that deletes every record it creates (listed in `created`) when it ends."""
     case = Case(name, category)
     case.add("created = []")
@@ -67,7 +67,7 @@ def _start(name: str, category: str, w: Writer, res: Resource) -> Case:
     return case
 
 
-def _create(case: Case, w: Writer, res: Resource, tag: str, edits: list[str]) -> str:
+def create_record(case: Case, w: Writer, res: Resource, tag: str, edits: list[str]) -> str:
     """Create one record from the documented payload plus `edits`; its id variable."""
     assert res.create is not None
     pvar, rvar, idv = f"{tag}_payload", f"{tag}_created", f"{tag}_id"
@@ -81,7 +81,7 @@ def _create(case: Case, w: Writer, res: Resource, tag: str, edits: list[str]) ->
         case.add(f"{idv} = {rvar}.json()[{literal(res.created_id_key or res.id_field)}]")
     else:
         found = w.take_created(case, res, rvar, pvar, {}, f"{tag}_record", idv)
-        assert found, "callers check _usable"
+        assert found, "callers check listable"
     case.add(f"created.append({idv})")
     return idv
 
@@ -152,7 +152,7 @@ def _marker_source(value: object) -> str:
 def filter_cases(w: Writer, res: Resource) -> list[Case]:
     """One case per documented text filter: only the record with the marker comes back."""
     ep = _listing(w, res)
-    if ep is None or not _usable(w, res) or not res.payload:
+    if ep is None or not listable(w, res) or not res.payload:
         return []
     out = []
     skip = set(SEARCH_PARAMS + PAGE_PARAMS + SIZE_PARAMS + OFFSET_PARAMS)
@@ -178,12 +178,12 @@ def _listed_values(res: Resource, field: str) -> bool:
 
 
 def _filter_case(w: Writer, res: Resource, ep: Endpoint, param: Param, field: str) -> Case:
-    case = _start(f"test_list_{thing(ep.path)}_filtered_by_{param.name.lower()}_returns_only_"
-                  f"matching_{res.noun}", "api_compliance", w, res)
+    case = start_cleaning(f"test_list_{thing(ep.path)}_filtered_by_{param.name.lower()}"
+                          f"_returns_only_matching_{res.noun}", "api_compliance", w, res)
     value = (res.payload or {})[field]
     case.add(f"wanted = {_marker_source(value)}", f"other = {_marker_source(value)}")
-    wanted = _create(case, w, res, "match", [_marker_edit(field, value, "wanted")])
-    _create(case, w, res, "other", [_marker_edit(field, value, "other")])
+    wanted = create_record(case, w, res, "match", [_marker_edit(field, value, "wanted")])
+    create_record(case, w, res, "other", [_marker_edit(field, value, "other")])
     records = _list(case, w, ep, "listed", f"{{{literal(param.name)}: wanted}}")
     assert records is not None
     case.add(f"assert {_ids(records, res)} == [{wanted}]")
@@ -199,7 +199,7 @@ def enum_filter_case(w: Writer, res: Resource) -> list[Case]:
     ep = _listing(w, res)
     search = _search_param(ep) if ep else None
     text = search_field(search, res.payload or {}) if search else None
-    if ep is None or search is None or text is None or not _usable(w, res):
+    if ep is None or search is None or text is None or not listable(w, res):
         return []
     out = []
     for param in query_params(ep):
@@ -209,13 +209,14 @@ def enum_filter_case(w: Writer, res: Resource) -> list[Case]:
         if field is None or field == text or sent not in values:
             continue
         other = next(v for v in values if v != sent)
-        case = _start(f"test_list_{thing(ep.path)}_filtered_by_{param.name.lower()}_value_"
-                      f"returns_only_matching_{res.noun}", "api_compliance", w, res)
+        case = start_cleaning(f"test_list_{thing(ep.path)}_filtered_by_{param.name.lower()}_value_"
+                              f"returns_only_matching_{res.noun}", "api_compliance", w, res)
         case.add(f"marker = {_marker_source(res.payload[text])}")
         mark = _shared_marker_edit(text, res.payload[text], True)
-        first = _create(case, w, res, "first", [mark, f"{{p}}[{literal(field)}] = {literal(sent)}"])
-        second = _create(case, w, res, "second",
-                         [mark, f"{{p}}[{literal(field)}] = {literal(other)}"])
+        first = create_record(case, w, res, "first",
+                              [mark, f"{{p}}[{literal(field)}] = {literal(sent)}"])
+        second = create_record(case, w, res, "second",
+                               [mark, f"{{p}}[{literal(field)}] = {literal(other)}"])
         for var, value, want in (("listed", sent, first), ("listed_other", other, second)):
             records = _list(case, w, ep, var, f"{{{literal(search.name)}: marker, "
                                               f"{literal(param.name)}: {literal(value)}}}")
@@ -233,13 +234,13 @@ def search_case(w: Writer, res: Resource) -> Case | None:
     ep = _listing(w, res)
     param = _search_param(ep) if ep else None
     field = search_field(param, res.payload or {}) if param else None
-    if ep is None or param is None or field is None or not _usable(w, res):
+    if ep is None or param is None or field is None or not listable(w, res):
         return None
-    case = _start(f"test_search_{thing(ep.path)}_by_{param.name.lower()}_finds_only_matching_"
-                  f"{res.noun}", "api_compliance", w, res)
+    case = start_cleaning(f"test_search_{thing(ep.path)}_by_{param.name.lower()}"
+                          f"_finds_only_matching_{res.noun}", "api_compliance", w, res)
     case.add(f"marker = {_marker_source((res.payload or {})[field])}")
-    wanted = _create(case, w, res, "match", [f"{{p}}[{literal(field)}] = marker"])
-    _create(case, w, res, "other", [])
+    wanted = create_record(case, w, res, "match", [f"{{p}}[{literal(field)}] = marker"])
+    create_record(case, w, res, "other", [])
     part = "marker[1:-1]" if SUBSTRING.search(param.description) else "marker"
     records = _list(case, w, ep, "found", f"{{{literal(param.name)}: {part}}}")
     assert records is not None
@@ -278,15 +279,15 @@ def pagination_case(w: Writer, res: Resource) -> Case | None:
     ep = _listing(w, res)
     paging = _paging(ep) if ep else None
     narrow = _isolating(ep, res) if ep else None
-    if ep is None or paging is None or narrow is None or not _usable(w, res):
+    if ep is None or paging is None or narrow is None or not listable(w, res):
         return None
     (page, size, by_offset), (param, field) = paging, narrow
     value = (res.payload or {})[field]
-    case = _start(f"test_list_{thing(ep.path)}_pages_split_created_{res.noun}s",
-                  "edge_case", w, res)
+    case = start_cleaning(f"test_list_{thing(ep.path)}_pages_split_created_{res.noun}s",
+                          "edge_case", w, res)
     case.add(f"marker = {_marker_source(value)}")
     edit = _shared_marker_edit(field, value, param in SEARCH_PARAMS)
-    ids = [_create(case, w, res, f"rec{i}", [edit]) for i in range(3)]
+    ids = [create_record(case, w, res, f"rec{i}", [edit]) for i in range(3)]
     first, second = ("0", "2") if by_offset else ("1", "2")
     r1 = _list(case, w, ep, "page_one", f"{{{literal(param)}: marker, {literal(page)}: {first}, "
                                         f"{literal(size)}: 2}}")
@@ -308,15 +309,15 @@ def order_case(w: Writer, res: Resource) -> Case | None:
     """The documented default order (newest or oldest first), seen on records just created."""
     ep = _listing(w, res)
     order = default_order(ep) if ep else None
-    if ep is None or order is None or not _usable(w, res):
+    if ep is None or order is None or not listable(w, res):
         return None
-    case = _start(f"test_list_{thing(ep.path)}_in_documented_order_{order}_first",
-                  "edge_case", w, res)
+    case = start_cleaning(f"test_list_{thing(ep.path)}_in_documented_order_{order}_first",
+                          "edge_case", w, res)
     paging = _paging(ep)
     newest_page = order == "newest" and paging is not None and paging[2]
     if paging is not None and not newest_page:
         return None  # the records may sit on a later page
-    ids = [_create(case, w, res, f"rec{i}", []) for i in range(2)]
+    ids = [create_record(case, w, res, f"rec{i}", []) for i in range(2)]
     if paging is not None:  # newest first, offset paging: the first page starts with them
         records = _list(case, w, ep, "listed", f"{{{literal(paging[1])}: 2, "
                                                f"{literal(paging[0])}: 0}}")
@@ -335,7 +336,7 @@ def sort_case(w: Writer, res: Resource) -> Case | None:
     ep = _listing(w, res)
     found = sort_params(ep, res.fields) if ep else None
     narrow = _isolating(ep, res) if ep else None
-    if ep is None or found is None or narrow is None or not _usable(w, res):
+    if ep is None or found is None or narrow is None or not listable(w, res):
         return None
     sort, named, direction = found
     payload = res.payload or {}
@@ -345,12 +346,14 @@ def sort_case(w: Writer, res: Resource) -> Case | None:
         return None
     param, marked = narrow
     value = payload[marked]
-    case = _start(f"test_list_{thing(ep.path)}_sorted_by_{field.lower()}_both_directions",
-                  "edge_case", w, res)
+    case = start_cleaning(f"test_list_{thing(ep.path)}_sorted_by_{field.lower()}_both_directions",
+                          "edge_case", w, res)
     case.add(f"marker = {_marker_source(value)}")
     edit = _shared_marker_edit(marked, value, param in SEARCH_PARAMS)
-    low = _create(case, w, res, "low", [edit, f"{{p}}[{literal(field)}] = {payload[field]}"])
-    high = _create(case, w, res, "high", [edit, f"{{p}}[{literal(field)}] = {payload[field] + 1}"])
+    low = create_record(case, w, res, "low",
+                        [edit, f"{{p}}[{literal(field)}] = {payload[field]}"])
+    high = create_record(case, w, res, "high",
+                         [edit, f"{{p}}[{literal(field)}] = {payload[field] + 1}"])
     up = f"{{{literal(param)}: marker, {literal(sort)}: {literal(field)}"
     up += "}" if direction == "-" else f", {literal(direction)}: \"asc\"}}"
     down = (f"{{{literal(param)}: marker, {literal(sort)}: {literal('-' + field)}}}"
@@ -367,14 +370,15 @@ def sort_case(w: Writer, res: Resource) -> Case | None:
 def list_grows(w: Writer, res: Resource) -> Case | None:
     """Creating one record adds exactly one to the list's total (or length) and lists it."""
     ep = _listing(w, res)
-    if ep is None or not _usable(w, res):
+    if ep is None or not listable(w, res):
         return None
     doc = response_doc(ep)
     total = next((k for k in ("total", "count", "total_count") if isinstance(doc, dict)
                   and isinstance(doc.get(k), int)), None)
     if total is None and (not isinstance(doc, list) or _paging(ep)):
         return None
-    case = _start(f"test_list_{thing(ep.path)}_grows_by_one_after_create", "integration", w, res)
+    case = start_cleaning(f"test_list_{thing(ep.path)}_grows_by_one_after_create",
+                          "integration", w, res)
     size = "len(before.json())" if total is None else f"before.json()[{literal(total)}]"
     after = "len(after.json())" if total is None else f"after.json()[{literal(total)}]"
     narrow = _isolating(ep, res)
@@ -384,7 +388,7 @@ def list_grows(w: Writer, res: Resource) -> Case | None:
         value = (res.payload or {})[narrow[1]]
         case.add(f"marker = {_marker_source(value)}")
         edits = [_marker_edit(narrow[1], value, "marker")]
-    new = _create(case, w, res, "new", edits)
+    new = create_record(case, w, res, "new", edits)
     case.add(w.call(case, "after", ep, {}), status_assert("after", ep),
              f"assert {after} == {size} + 1")
     if total is None:
@@ -435,7 +439,7 @@ def _state_action(w: Writer, res: Resource) -> Endpoint | None:
 def guarded_delete(w: Writer, res: Resource) -> Case | None:
     """A delete the document forbids in some state (409): refused, and the record survives."""
     ep = res.delete
-    if ep is None or not error_code(ep, 409) or not _usable(w, res) or not w.model.reachable(ep):
+    if ep is None or not error_code(ep, 409) or not listable(w, res) or not w.model.reachable(ep):
         return None
     action = _state_action(w, res)
     payload = payload_of(action) if action else None

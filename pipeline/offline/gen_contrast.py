@@ -31,7 +31,7 @@ from pipeline.offline.gen_model import (
     schema_constants,
     schema_record,
 )
-from pipeline.offline.gen_state_rules import _STAMP, _echo, _turn
+from pipeline.offline.gen_state_rules import STAMP, echo_checks, turn_of
 from pipeline.records import Endpoint
 
 _NO_LIMIT = re.compile(r"pass|secret|token|email|url|uri|link|date|time|phone", re.I)
@@ -81,7 +81,7 @@ def accepted_create(w: Writer, case: Case, res: Resource, bindings: dict[str, st
     if get is not None and w.model.reachable(get) and res.param and all(
             p in bindings or p == res.param for p in path_params(get.path)):
         shared = [k for k in answer if k in _answer_fields(get)
-                  and k != res.id_field and not _STAMP.search(k)][:MAX_READ_BACK]
+                  and k != res.id_field and not STAMP.search(k)][:MAX_READ_BACK]
         if shared:
             # the read-back is not what the case tests
             call = w.call(case, "fetched", get, {**bindings, res.param: "accepted_id"},
@@ -126,10 +126,10 @@ def known_action(w: Writer, case: Case, ep: Endpoint, payload: dict | None) -> l
         if owner.id_field in fields:  # the answer names the record of the URL
             checks.append(f"assert answer[{literal(owner.id_field)}] == {owner.id_var}")
         if payload:
-            echoed = _echo(ep, payload)
+            echoed = echo_checks(ep, payload)
             echoed += [f"assert answer[{literal(k)}] == sent[{literal(k)}]" for k in payload
                        if k in fields and isinstance(payload[k], str | int | float | bool)
-                       and not _STAMP.search(k) and f"answer[{literal(k)}]" not in
+                       and not STAMP.search(k) and f"answer[{literal(k)}]" not in
                        "\n".join(echoed)]
             checks += echoed
         if not checks:
@@ -142,7 +142,7 @@ def known_action(w: Writer, case: Case, ep: Endpoint, payload: dict | None) -> l
     extra = ""
     if payload and ep.method != "DELETE":
         lines += payload_lines("sent", payload, unique_keys=False)
-        turn = _turn(ep, owner)
+        turn = turn_of(ep, owner)
         if turn is not None:  # the first turn is read from the created record
             lines.append(f"sent[{literal(turn[0])}] = {owner.var}[{literal(turn[1])}]")
         extra = "json=sent"

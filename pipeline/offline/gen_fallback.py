@@ -190,7 +190,7 @@ def _text_checks(ep: Endpoint, sent: dict[str, Any] | None = None) -> list[str]:
         fixed = fixed_part(text)
         lines.append(f"assert {fixed!r} in response.text, response.text[:500]")
         name = placeholder(text) or ""
-        hit = next((k for k in sent or {} if _names_input(name, k)), None)
+        hit = next((k for k in sent or {} if names_input(name, k)), None)
         if hit is not None:
             pattern = re.escape(fixed) + r"\s*([\w.@-]+)"
             lines += [f"shown = re.search({pattern!r}, response.text)",
@@ -199,7 +199,7 @@ def _text_checks(ep: Endpoint, sent: dict[str, Any] | None = None) -> list[str]:
     return lines
 
 
-def _names_input(placeholder_name: str, param: str) -> bool:
+def names_input(placeholder_name: str, param: str) -> bool:
     """`<choice>` / `<user_choice>` name the caller's `choice`; `<computer_choice>` does not."""
     return placeholder_name in (param, f"user_{param}", f"your_{param}", f"input_{param}",
                                 f"selected_{param}", f"given_{param}")
@@ -213,7 +213,7 @@ def _echo_input(ep: Endpoint) -> tuple[str, dict[str, Any]] | None:
     for p in ep.params:
         enum = p.constraints.get("enum")
         if p.location == "query" and isinstance(enum, list) and len(enum) > 1 and \
-                any(_names_input(n, p.name) for n in names):
+                any(names_input(n, p.name) for n in names):
             return p.location, {p.name: enum[1]}
     return None
 

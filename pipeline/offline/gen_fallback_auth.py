@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.offline.refine_values import _NO_ECHO, MAX_ECHO
+from pipeline.offline.refine_values import MAX_ECHO, NO_ECHO
 from pipeline.records import Endpoint, Spec, TestCase
 
 _PARAM = re.compile(r"\{([^{}]+)\}")
@@ -73,7 +73,7 @@ def _refused_then_sent(ep: Endpoint, url: str, codes: tuple[int, ...]) -> tuple[
     body, success = fb._body(ep), fb._success_codes(ep)
     fields = fb._fields(ep, success[0]) or []
     sent = body.body if isinstance(body, fb.Unique) else body if isinstance(body, dict) else {}
-    echo = [k for k, v in sent.items() if k in fields and not _NO_ECHO.search(k)
+    echo = [k for k, v in sent.items() if k in fields and not NO_ECHO.search(k)
             and isinstance(v, str | int | float | bool) and "@" not in str(v)][:MAX_ECHO]
     if not echo:  # nothing to compare: the control checks the status only, as before
         return [fb._call("response", ep, url, False, body), fb._code_check("response", codes)], [

@@ -16,7 +16,7 @@ import re
 
 from pipeline.offline.gen_code import Case, Writer, literal
 from pipeline.offline.gen_common import VERBS, thing
-from pipeline.offline.gen_fallback import _names_input
+from pipeline.offline.gen_fallback import names_input
 from pipeline.records import Endpoint, Param
 from pipeline.spec.texts import fixed_part, placeholder
 
@@ -36,7 +36,7 @@ def _input(ep: Endpoint) -> tuple[Param, list[str], str] | None:
         if param.location not in ("query", "body") or len(allowed) < 2:
             continue
         for text in ep.response_text:
-            if _names_input(placeholder(text) or "", param.name) and fixed_part(text):
+            if names_input(placeholder(text) or "", param.name) and fixed_part(text):
                 return param, allowed, fixed_part(text)
     return None
 

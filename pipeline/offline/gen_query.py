@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pipeline.offline.gen_behaviour import _create, _start, _usable
+from pipeline.offline.gen_behaviour import create_record, listable, start_cleaning
 from pipeline.offline.gen_code import Case, Writer, literal, status_assert
 from pipeline.offline.gen_common import thing
 from pipeline.offline.gen_docs import query_params
@@ -100,26 +100,26 @@ def total_path(doc: Any) -> str | None:
     return None
 
 
-def _listing(w: Writer, res: Resource) -> tuple[Endpoint, str] | None:
+def listing_of(w: Writer, res: Resource) -> tuple[Endpoint, str] | None:
     ep = res.listing
-    if ep is None or not w.model.reachable(ep) or not _usable(w, res):
+    if ep is None or not w.model.reachable(ep) or not listable(w, res):
         return None
     records = records_path(list_shape(ep))
     return (ep, records) if records else None
 
 
-def _get(case: Case, w: Writer, ep: Endpoint, var: str, params: str, records: str) -> str:
+def get_listed(case: Case, w: Writer, ep: Endpoint, var: str, params: str, records: str) -> str:
     """List with `params`; the source of the listed ids, read from `<var>_body`."""
     case.add(w.call(case, var, ep, {}, f"params={params}"), status_assert(var, ep),
              f"{var}_body = {var}.json()")
     return records.replace("body", f"{var}_body", 1)
 
 
-def _id_list(records: str, res: Resource) -> str:
+def id_list(records: str, res: Resource) -> str:
     return f"[record[{literal(res.id_field)}] for record in {records}]"
 
 
-def _size(ep: Endpoint) -> tuple[Param | None, int]:
+def size_param(ep: Endpoint) -> tuple[Param | None, int]:
     """The page-size parameter and a size that surely holds every record of one test run."""
     param = next((p for p in query_params(ep) if p.name in SIZE_PARAMS), None)
     cap = number_after(_MAX, param) if param else None
@@ -144,11 +144,11 @@ def _body_enum(res: Resource, name: str) -> list[str]:
 def enum_filter_cases(w: Writer, res: Resource) -> list[Case]:
     """Per enum query parameter the create (or update) can set: the created record is listed
     under its value, every listed record has that value, and it is absent under another."""
-    found = _listing(w, res)
+    found = listing_of(w, res)
     if found is None:
         return []
     ep, records = found
-    size, big = _size(ep)
+    size, big = size_param(ep)
     payload = res.payload or {}
     update_fields = {p.name for p in (res.update.params if res.update else [])
                      if p.location == "body"}
@@ -163,24 +163,24 @@ def enum_filter_cases(w: Writer, res: Resource) -> list[Case]:
             continue
         value = payload.get(param.name) if payload.get(param.name) in values else values[-1]
         other = next(v for v in values if v != value)
-        case = _start(f"test_list_{thing(ep.path)}_enum_filter_{param.name.lower()}_lists_"
-                      f"created_{res.noun}_only_under_its_value", "api_compliance", w, res)
+        case = start_cleaning(f"test_list_{thing(ep.path)}_enum_filter_{param.name.lower()}_lists_"
+                              f"created_{res.noun}_only_under_its_value", "api_compliance", w, res)
         edit = [f"{{p}}[{literal(param.name)}] = {literal(value)}"] if via_create else []
-        rid = _create(case, w, res, "rec", edit)
+        rid = create_record(case, w, res, "rec", edit)
         if not via_create:
             assert res.update is not None
             case.add(f"change = {{{literal(param.name)}: {literal(value)}}}")
             case.add(w.call(case, "changed", res.update, {res.param or "id": rid}, "json=change"),
                      status_assert("changed", res.update))
         extra = f", {literal(size.name)}: {big}" if size else ""
-        got = _get(case, w, ep, "matching", f"{{{literal(param.name)}: {literal(value)}{extra}}}",
-                   records)
-        case.add(f"assert {rid} in {_id_list(got, res)}",
+        got = get_listed(case, w, ep, "matching",
+                         f"{{{literal(param.name)}: {literal(value)}{extra}}}", records)
+        case.add(f"assert {rid} in {id_list(got, res)}",
                  f"assert {{record[{literal(param.name)}] for record in {got}}} == "
                  f"{{{literal(value)}}}")
-        rest = _get(case, w, ep, "others", f"{{{literal(param.name)}: {literal(other)}{extra}}}",
-                    records)
-        case.add(f"assert {rid} not in {_id_list(rest, res)}",
+        rest = get_listed(case, w, ep, "others",
+                          f"{{{literal(param.name)}: {literal(other)}{extra}}}", records)
+        case.add(f"assert {rid} not in {id_list(rest, res)}",
                  f"assert {literal(value)} not in {{record[{literal(param.name)}] for record in "
                  f"{rest}}}")
         out.append(case)
@@ -190,24 +190,24 @@ def enum_filter_cases(w: Writer, res: Resource) -> list[Case]:
 def paging_case(w: Writer, res: Resource) -> Case | None:
     """Two created records and pages of one: one record per page, pages differ, the default
     page is page 1, the total counts at least the created ones, the maximum size holds."""
-    found = _listing(w, res)
+    found = listing_of(w, res)
     if found is None:
         return None
     ep, records = found
-    size, _ = _size(ep)
+    size, _ = size_param(ep)
     page = next((p for p in query_params(ep) if p.name in PAGE_PARAMS), None)
     if size is None or page is None:
         return None
-    case = _start(f"test_list_{thing(ep.path)}_{size.name.lower()}_and_{page.name.lower()}_"
-                  f"split_the_list", "edge_case", w, res)
-    ids = [_create(case, w, res, f"rec{i}", []) for i in range(2)]
+    case = start_cleaning(f"test_list_{thing(ep.path)}_{size.name.lower()}_and_{page.name.lower()}_"
+                          f"split_the_list", "edge_case", w, res)
+    ids = [create_record(case, w, res, f"rec{i}", []) for i in range(2)]
     s, p = literal(size.name), literal(page.name)
-    one = _get(case, w, ep, "first", f"{{{s}: 1, {p}: 1}}", records)
-    two = _get(case, w, ep, "second", f"{{{s}: 1, {p}: 2}}", records)
-    plain = _get(case, w, ep, "unpaged", f"{{{s}: 1}}", records)
+    one = get_listed(case, w, ep, "first", f"{{{s}: 1, {p}: 1}}", records)
+    two = get_listed(case, w, ep, "second", f"{{{s}: 1, {p}: 2}}", records)
+    plain = get_listed(case, w, ep, "unpaged", f"{{{s}: 1}}", records)
     case.add(f"assert len({one}) == 1 and len({two}) == 1",
-             f"assert {_id_list(one, res)} != {_id_list(two, res)}",
-             f"assert {_id_list(plain, res)} == {_id_list(one, res)}")
+             f"assert {id_list(one, res)} != {id_list(two, res)}",
+             f"assert {id_list(plain, res)} == {id_list(one, res)}")
     total = total_path(list_shape(ep))
     if total is not None:
         case.add(f"assert {total.replace('body', 'first_body', 1)} >= {len(ids)}")
@@ -225,25 +225,25 @@ def paging_case(w: Writer, res: Resource) -> Case | None:
 def default_size_case(w: Writer, res: Resource) -> Case | None:
     """A documented default page size: with more records than it, an unpaged list holds
     exactly that many."""
-    found = _listing(w, res)
+    found = listing_of(w, res)
     if found is None:
         return None
     ep, records = found
-    size, _ = _size(ep)
+    size, _ = size_param(ep)
     default = number_after(_DEFAULT, size) if size else None
     if size is None or default is None or not 1 <= default <= 25:
         return None
-    case = _start(f"test_list_{thing(ep.path)}_default_{size.name.lower()}_is_{default}",
-                  "edge_case", w, res)
+    case = start_cleaning(f"test_list_{thing(ep.path)}_default_{size.name.lower()}_is_{default}",
+                          "edge_case", w, res)
     case.add("codes = []", f"for _ in range({default + 1}):")
     inner = Case("inner", "x")
-    _create(inner, w, res, "rec", [])
+    create_record(inner, w, res, "rec", [])
     case.endpoints += [e for e in inner.endpoints if e not in case.endpoints]
     lines = [line for line in inner.setup + inner.body if not line.startswith("assert ")]
     case.add(*["    " + line for line in lines], "    codes.append(rec_created.status_code)",
              f"assert len(codes) == {default + 1}",
              "assert all(200 <= code < 300 for code in codes), codes")
-    got = _get(case, w, ep, "listed", "{}", records)
+    got = get_listed(case, w, ep, "listed", "{}", records)
     case.add(f"assert len({got}) == {default}")
     return case
 
@@ -261,7 +261,7 @@ def _echo_path(doc: Any, name: str) -> str | None:
 def size_cap_case(w: Writer, ep: Endpoint) -> Case | None:
     """A page size above the documented maximum is capped (the echoed size and the page stay
     within it) or refused with a 4xx; never an error or an unbounded page."""
-    size, _ = _size(ep)
+    size, _ = size_param(ep)
     cap = number_after(_MAX, size) if size else None
     shape = list_shape(ep)
     echo = _echo_path(shape, size.name) if size else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.offline.gen_behaviour import _create, _start, _usable
+from pipeline.offline.gen_behaviour import create_record, listable, start_cleaning
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import thing
 from pipeline.offline.gen_errors import validation_code
@@ -23,7 +23,7 @@ from pipeline.records import Endpoint
 MAX_RULES = 5
 
 
-def _documents_errors(ep: Endpoint) -> bool:
+def documents_errors(ep: Endpoint) -> bool:
     return any(400 <= code < 500 for code in ep.status_codes)
 
 
@@ -69,7 +69,7 @@ def refused_cases(w: Writer, res: Resource) -> list[Case]:
     ep = res.create
     payload = w.payload_for(res)
     if (ep is None or payload is None or has_reference(payload) or res.parent is not None
-            or not w.model.reachable(ep) or validation_code(ep) or _documents_errors(ep)):
+            or not w.model.reachable(ep) or validation_code(ep) or documents_errors(ep)):
         return []
     out = []
     for suffix, edit in _rules(ep, payload):
@@ -84,13 +84,14 @@ def refused_cases(w: Writer, res: Resource) -> list[Case]:
 
 def deleted_is_gone(w: Writer, res: Resource) -> Case | None:
     """Create, delete: the record reads back 404 and a second delete is 404."""
-    if (not _usable(w, res) or res.get is None or res.delete is None
+    if (not listable(w, res) or res.get is None or res.delete is None
             or not w.model.reachable(res.get) or not w.model.reachable(res.delete)
-            or _documents_errors(res.get) or _documents_errors(res.delete)):
+            or documents_errors(res.get) or documents_errors(res.delete)):
         return None
-    case = _start(f"test_delete_{thing(res.delete.path)}_then_read_and_delete_again_return_404",
-                  "integration", w, res)
-    rid = _create(case, w, res, "rec", [])
+    case = start_cleaning(
+        f"test_delete_{thing(res.delete.path)}_then_read_and_delete_again_return_404",
+        "integration", w, res)
+    rid = create_record(case, w, res, "rec", [])
     bind = {res.param or "id": rid}
     case.add(w.call(case, "removed", res.delete, bind), status_assert("removed", res.delete),
              w.call(case, "read", res.get, bind),

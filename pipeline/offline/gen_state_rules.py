@@ -36,7 +36,7 @@ from pipeline.offline.gen_model import (
 from pipeline.records import Endpoint
 
 _RESET = re.compile(r"\breset|\brestart|initial\s+state|重置", re.I)
-_STAMP = re.compile(r"(?:_at|_time|timestamp|date)$", re.I)
+STAMP = re.compile(r"(?:_at|_time|timestamp|date)$", re.I)
 
 
 def _actions(w: Writer) -> list[tuple[Endpoint, Resource]]:
@@ -51,7 +51,7 @@ def _actions(w: Writer) -> list[tuple[Endpoint, Resource]]:
     return out
 
 
-def _turn(ep: Endpoint, owner: Resource) -> tuple[str, str, list[str]] | None:
+def turn_of(ep: Endpoint, owner: Resource) -> tuple[str, str, list[str]] | None:
     """(body param, record field naming whose turn it is, the param's allowed values)."""
     for param in ep.params:
         allowed = param.constraints.get("enum") or []
@@ -70,7 +70,7 @@ def _payload(ep: Endpoint) -> dict | None:
     return payload
 
 
-def _echo(ep: Endpoint, payload: dict) -> list[str]:
+def echo_checks(ep: Endpoint, payload: dict) -> list[str]:
     """Checks that the answer carries what was sent: a field of the same name, or a nested
     object the schema lists with every sent field."""
     props = (ep.response_schema or {}).get("properties") or {}
@@ -112,10 +112,10 @@ def unchanged_record(w: Writer, case: Case, owner: Resource,
 
 def action_applied(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
     """The current caller's action succeeds, echoes what was sent and is visible on read."""
-    payload, turn = _payload(ep), _turn(ep, owner)
+    payload, turn = _payload(ep), turn_of(ep, owner)
     read = schema_record(owner.get) if owner.get else {}
-    shared = [k for k in schema_record(ep) if k in read and not _STAMP.search(k)]
-    if payload is None or not (shared or _echo(ep, payload)):
+    shared = [k for k in schema_record(ep) if k in read and not STAMP.search(k)]
+    if payload is None or not (shared or echo_checks(ep, payload)):
         return None  # nothing to check beyond the status: the plain action template's job
     made = _start(w, ep, owner, f"test_{VERBS[ep.method]}_{action_name(w.model, ep)}"
                                 f"_is_applied_and_read_back")
@@ -127,7 +127,7 @@ def action_applied(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
         case.add(f"sent[{literal(turn[0])}] = {owner.var}[{literal(turn[1])}]")
     case.add(w.call(case, "response", ep, bindings, "json=sent"),
              "assert 200 <= response.status_code < 300, response.text",
-             "answer = response.json()", *_echo(ep, payload))
+             "answer = response.json()", *echo_checks(ep, payload))
     if owner.id_field in schema_record(ep):  # the answer names the record of the URL
         case.add(f"assert answer[{literal(owner.id_field)}] == {owner.id_var}")
     if shared and _read(w, case, owner, bindings, "fetched"):
@@ -138,7 +138,7 @@ def action_applied(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
 
 def wrong_turn(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
     """Anyone but the caller the record names as current is refused; nothing changes."""
-    payload, turn = _payload(ep), _turn(ep, owner)
+    payload, turn = _payload(ep), turn_of(ep, owner)
     if payload is None or turn is None or not error_code(ep, 409, f"non-current {turn[0]}",
                                                            f"not {turn[0]}'s turn", "turn"):
         return None
@@ -161,7 +161,7 @@ def wrong_turn(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
 
 def same_target_again(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
     """The same target a second time, by the caller whose turn it now is, is refused."""
-    payload, turn = _payload(ep), _turn(ep, owner)
+    payload, turn = _payload(ep), turn_of(ep, owner)
     if payload is None or turn is None or not error_code(ep, 409, "already", "occupied", "taken"):
         return None
     made = _start(w, ep, owner, f"test_{VERBS[ep.method]}_{action_name(w.model, ep)}"
@@ -194,7 +194,7 @@ def reset_restores(w: Writer, ep: Endpoint, owner: Resource,
         return None
     change = next((o for o in others if o is not ep and _payload(o) is not None), None)
     created = schema_record(owner.create) if owner.create else {}
-    kept = [k for k in schema_record(ep) if k in created and not _STAMP.search(k)
+    kept = [k for k in schema_record(ep) if k in created and not STAMP.search(k)
             and k != owner.id_field]
     if change is None or not kept:
         return None
@@ -203,7 +203,7 @@ def reset_restores(w: Writer, ep: Endpoint, owner: Resource,
     if made is None:
         return None
     case, bindings = made
-    turn = _turn(change, owner)
+    turn = turn_of(change, owner)
     case.add(*payload_lines("sent", _payload(change) or {}, unique_keys=False))
     if turn is not None:
         case.add(f"sent[{literal(turn[0])}] = {owner.var}[{literal(turn[1])}]")

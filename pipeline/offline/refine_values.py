@@ -26,7 +26,7 @@ from pipeline.records import Endpoint, Spec
 
 _STATUS = re.compile(r"^assert\s+(\w+)\.status_code\s*(?:==\s*(2\d\d)|in\s*\(\s*2\d\d)")
 _SENT = re.compile(r"^(\w+)\s*=\s*session\.(?:post|put|patch)\(.*\bjson=(\w+)\b")
-_NO_ECHO = re.compile(r"pass|secret|token|email|(?:^|_)(?:at|date|due)$|^created|^updated",
+NO_ECHO = re.compile(r"pass|secret|token|email|(?:^|_)(?:at|date|due)$|^created|^updated",
                       re.I)
 MAX_ECHO = 4
 
@@ -43,7 +43,7 @@ def _payload_keys(tree: ast.AST, var: str) -> list[str]:
                     value.value, str | int | float | bool) and "@" not in str(value.value)
                 fresh = isinstance(value, ast.Call) and ast.unparse(value.func) == "unique"
                 if (isinstance(key, ast.Constant) and isinstance(key.value, str)
-                        and (plain or fresh) and not _NO_ECHO.search(key.value)):
+                        and (plain or fresh) and not NO_ECHO.search(key.value)):
                     out.append(key.value)
             return out
     return []
