@@ -9,11 +9,14 @@ from typing import Any
 
 from pipeline.offline.gen_docs import error_tokens, error_value_asserts
 from pipeline.offline.gen_model import (
+    FUTURE_YEAR,
     UNIQUE_KEY,
+    UPCOMING,
     Model,
     Resource,
     error_code,
     has_reference,
+    shift_dates,
     success_status,
 )
 from pipeline.offline.shape import Shape
@@ -208,8 +211,11 @@ class Writer:
         return f"{var} = session.{ep.method.lower()}({', '.join(args)})"
 
     def payload_for(self, res: Resource, deletable: bool = False) -> dict | None:
-        """The create payload; `deletable` empties stock-like counts a delete may refuse."""
+        """The create payload; `deletable` empties stock-like counts a delete may refuse;
+        under a list of upcoming records only, its dates lie ahead."""
         payload = dict(res.payload or {})
+        if res.listing is not None and UPCOMING.search(res.listing.summary):
+            payload.update(shift_dates(payload, FUTURE_YEAR))
         if deletable and res.delete is not None and error_code(res.delete, 409):
             for key, value in payload.items():
                 if isinstance(value, int | float) and _ZERO_ON_DELETE_CONFLICT.match(key):

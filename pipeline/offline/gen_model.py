@@ -95,6 +95,28 @@ def error_code(ep: Endpoint, code: int, *words: str) -> bool:
     return any(w in text for w in words)
 
 
+UPCOMING = re.compile(r"\bupcoming\b|\bfuture\b|\bstarts?\s+after\s+(?:the\s+)?(?:current|now)"
+                      r"|即将|未来", re.I)
+_WHEN_VALUE = re.compile(r"^(\d{4})(-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+                         r"(?:Z|[+-]\d{2}:?\d{2})?)?)$")
+_SERVER_TIME = re.compile(r"^(?:created|updated|modified|deleted)|timestamp", re.I)
+
+
+def shift_dates(payload: dict[str, Any], year: int) -> dict[str, str]:
+    """The payload's dates moved by the same number of years so the earliest falls in `year`
+    (the gaps between them, an end after a start, are kept); key -> new value."""
+    found = {k: _WHEN_VALUE.match(v) for k, v in payload.items()
+             if isinstance(v, str) and not _SERVER_TIME.search(k)}
+    dates = {k: m for k, m in found.items() if m is not None}
+    if not dates:
+        return {}
+    shift = year - min(int(m.group(1)) for m in dates.values())
+    return {k: f"{int(m.group(1)) + shift}{m.group(2)}" for k, m in dates.items()}
+
+
+FUTURE_YEAR = 2099  # a date a document wrote as ahead has often passed since
+
+
 def conflict_code(ep: Endpoint, *words: str) -> int | None:
     """The status the document gives a repeated write ("409 if it exists", "400 if the
     attendee is already registered"): a 409 naming one of `words`, else the one other

@@ -19,7 +19,14 @@ from pipeline.offline.gen_behaviour import create_record, listable, start_cleani
 from pipeline.offline.gen_code import Case, Writer, literal, status_assert
 from pipeline.offline.gen_common import thing
 from pipeline.offline.gen_docs import query_params
-from pipeline.offline.gen_model import PAGE_PARAMS, SIZE_PARAMS, Resource, response_doc
+from pipeline.offline.gen_model import (
+    PAGE_PARAMS,
+    SIZE_PARAMS,
+    UPCOMING,
+    Resource,
+    response_doc,
+    shift_dates,
+)
 from pipeline.records import Endpoint, Param
 
 _ENUM = re.compile(r"enum\s*:?\s*\[([^\]]*)\]", re.I)
@@ -248,6 +255,37 @@ def default_size_case(w: Writer, res: Resource) -> Case | None:
     return case
 
 
+def _dated(payload: dict[str, Any], year: int) -> list[str]:
+    """Edits that move the payload's dates so the earliest falls in `year`."""
+    return [f"{{p}}[{literal(k)}] = {literal(v)}" for k, v in shift_dates(payload, year).items()]
+
+
+def upcoming_case(w: Writer, res: Resource) -> Case | None:
+    """A list the document calls upcoming (its summary, or a parameter that asks for it)
+    shows a record dated ahead and leaves out one dated in the past."""
+    found = listing_of(w, res)
+    if found is None or not res.payload:
+        return None
+    ep, records = found
+    param = next((p for p in query_params(ep) if UPCOMING.search(f"{p.name} {p.description}")),
+                 None)
+    shape = res.observed(ep)
+    size, big = size_param(ep)
+    if (param is None and not UPCOMING.search(ep.summary)) or not _dated(res.payload, 2000) \
+            or (shape is not None and shape.list_paged and size is None):
+        return None
+    case = start_cleaning(f"test_list_{thing(ep.path)}_upcoming_shows_a_future_{res.noun}"
+                          f"_not_a_past_one", "api_compliance", w, res)
+    past = create_record(case, w, res, "past", _dated(res.payload, 2000))
+    ahead = create_record(case, w, res, "ahead", _dated(res.payload, 2099))
+    params = [f"{literal(param.name)}: \"true\""] if param is not None else []
+    params += [f"{literal(size.name)}: {big}"] if size is not None else []
+    got = get_listed(case, w, ep, "listed", "{" + ", ".join(params) + "}", records)
+    case.add(f"assert {ahead} in {id_list(got, res)}",
+             f"assert {past} not in {id_list(got, res)}")
+    return case
+
+
 def _echo_path(doc: Any, name: str) -> str | None:
     """Source for the response key that echoes the page size (top level or one down)."""
     if isinstance(doc, dict) and isinstance(doc.get(name), int):
@@ -284,6 +322,6 @@ def query_cases(w: Writer) -> list[Case | None]:
     out: list[Case | None] = []
     for res in w.model.resources:
         out += enum_filter_cases(w, res)
-        out += [paging_case(w, res), default_size_case(w, res)]
+        out += [paging_case(w, res), default_size_case(w, res), upcoming_case(w, res)]
     out += [size_cap_case(w, ep) for ep in w.model.spec.endpoints]
     return out

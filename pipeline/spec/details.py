@@ -302,8 +302,9 @@ class _Reader:
                 continue
             meta = m.group("meta") or ""
             if f"`{m.group('name')}`" not in raw and json_type(meta) is None \
-                    and required_flag(meta) is None:
-                continue
+                    and required_flag(meta) is None \
+                    and not (labelled and re.match(r"\s*default\b", meta, re.I)):
+                continue  # "limit (default: 10)" under "Query Params:" is a parameter
             if not labelled and not (meta or looks_described(plain(m.group("desc")))):
                 continue  # an unlabelled GET list: only "`name`: integer (...)" lines
             loc = _location(self.label, self.method, role)

@@ -188,6 +188,13 @@ def _item_name(blocks: list[Block], m: Mention) -> str:
             if hit and not ENDPOINT_RE.search(ln):
                 return _clean_summary(hit.group("v") or hit.group("zh"))
         i -= 1
+    # "2. List All Events (Upcoming)" with "- GET /events/" under it: the item's title line
+    first = blocks[i + 1]
+    lines = [ln for ln in plain_lines(first.text) if ln.strip()]
+    if i + 1 < m.block and len(lines) == 1 and len(lines[0]) <= 80 and _LETTERS.search(
+            lines[0]) and not ENDPOINT_RE.search(lines[0]) and not lines[0].rstrip().endswith(
+            (":", "：")) and not _STATUS_FIRST.match(lines[0]):
+        return _clean_summary(lines[0])
     return ""
 
 

@@ -1,7 +1,9 @@
-"""Sign-ups under a record with a capacity, where the document gives one refusal code two
-reasons ("400 if already enrolled", "400 if the workshop is full"): both reasons are kept, and
-the generated suite passes on the service and catches a repeated sign-up let in, a capacity
-checked one too late, and a full workshop answered 409."""
+"""A numbered-list document ("2. List Workshops (Upcoming)" over "- GET /workshops/") with
+sign-ups under a record with a capacity, where one refusal code has two reasons ("400 if
+already enrolled", "400 if the workshop is full"): the item titles are the summaries, both
+reasons are kept, "limit (default: 10)" under "Query Params:" is a parameter, and the generated
+suite passes on the service and catches a repeated sign-up let in, a capacity checked one too
+late, a full workshop answered 409, and past workshops listed as upcoming."""
 
 from __future__ import annotations
 
@@ -18,12 +20,20 @@ README = textwrap.dedent("""\
 
     1. Create Workshop
         - POST /workshops/
-        - Payload: {"title": "Pottery", "room": "B2", "seats": 12}
+        - Payload: {"title": "Pottery", "room": "B2", "seats": 12,
+                    "starts": "2024-03-01T09:00:00Z"}
 
-    2. Get Workshop
+    2. List Workshops (Upcoming)
+        - GET /workshops/
+        - Query Params:
+            - limit (default: 10)
+        - Response: [{"id": 1, "title": "Pottery", "room": "B2", "seats": 12,
+                      "starts": "2024-03-01T09:00:00Z"}]
+
+    3. Get Workshop
         - GET /workshops/{workshop_id}
 
-    3. Enrol
+    4. Enrol
         - POST /workshops/{workshop_id}/enrol
         - Payload: {"name": "Ada", "email": "ada@example.com"}
         - Error Scenarios:
@@ -34,11 +44,14 @@ README = textwrap.dedent("""\
 
 SERVER = textwrap.dedent("""\
     import json, os, re
+    from urllib.parse import parse_qs
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     WORKSHOPS = {}
     FULL_STATUS = 400
     CHECK_TWICE = True
+    LIST_PAST = False
+    NOW = "2026-01-01T00:00:00Z"  # ISO strings in one zone compare as times
 
     class H(BaseHTTPRequestHandler):
         def body(self):
@@ -69,12 +82,21 @@ SERVER = textwrap.dedent("""\
             self.reply(201, data)
 
         def do_GET(self):
+            path, _, query = self.path.partition("?")
+            if path == "/workshops/":
+                limit = int(parse_qs(query).get("limit", ["10"])[0])
+                return self.reply(200, [{k: v for k, v in w.items() if k != "enrolled"}
+                                        for w in WORKSHOPS.values()
+                                        if w["starts"] > NOW or LIST_PAST][:limit])
             m = re.fullmatch(r"/workshops/(\\d+)", self.path)
             if not m or int(m.group(1)) not in WORKSHOPS:
                 return self.reply(404, {"detail": "no such workshop"})
             w = WORKSHOPS[int(m.group(1))]
             self.reply(200, {**{k: v for k, v in w.items() if k != "enrolled"},
                              "enrolled": len(w["enrolled"])})
+
+        def do_DELETE(self):
+            self.reply(405, {"detail": "not allowed"})
 
         def reply(self, status, body):
             data = json.dumps(body).encode()
@@ -91,18 +113,25 @@ SERVER = textwrap.dedent("""\
     """)
 
 
-def test_one_code_stated_for_two_reasons_keeps_both() -> None:
-    enrol = next(e for e in extract_spec(README).endpoints if e.path.endswith("/enrol"))
+def test_titles_reasons_and_defaulted_params_are_read() -> None:
+    by = {(e.method, e.path): e for e in extract_spec(README).endpoints}
+    enrol = by[("POST", "/workshops/{workshop_id}/enrol")]
     assert enrol.status_codes[400] == "if already enrolled; if the workshop is full"
+    assert enrol.summary == "Enrol"
+    listing = by[("GET", "/workshops/")]
+    assert listing.summary == "List Workshops (Upcoming)"
+    assert [(p.name, p.location, p.constraints) for p in listing.params] == [
+        ("limit", "query", {"default": 10})]
 
 
-def test_the_suite_catches_a_repeat_let_in_a_late_capacity_and_a_409(
+def test_the_suite_catches_a_repeat_a_late_capacity_a_409_and_past_ones_listed(
         tmp_path: Path, task_factory: Callable[..., Path]) -> None:
     outcomes = outcomes_on_variants(
         tmp_path, task_factory, "workshops", README, SERVER,
         {"repeat let in": ("CHECK_TWICE = True", "CHECK_TWICE = False"),
          "one too many": ('len(w["enrolled"]) >= w["seats"]', 'len(w["enrolled"]) > w["seats"]'),
-         "full is 409": ("FULL_STATUS = 400", "FULL_STATUS = 409")})
+         "full is 409": ("FULL_STATUS = 400", "FULL_STATUS = 409"),
+         "past listed": ("LIST_PAST = False", "LIST_PAST = True")})
     assert {n for n, o in outcomes["good"].items() if o != "passed"} == set()
     twice = "test_post_workshop_enrol_twice_returns_400"
     full = "test_post_workshop_enrol_beyond_seats_returns_400"
@@ -110,3 +139,6 @@ def test_the_suite_catches_a_repeat_let_in_a_late_capacity_and_a_409(
     assert outcomes["one too many"][full] == "failed"
     assert outcomes["full is 409"][full] == "failed"
     assert outcomes["full is 409"][twice] == "passed"
+    upcoming = "test_list_workshops_upcoming_shows_a_future_workshop_not_a_past_one"
+    assert outcomes["past listed"][upcoming] == "failed"
+    assert outcomes["full is 409"][upcoming] == "passed"
