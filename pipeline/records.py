@@ -98,12 +98,15 @@ class Endpoint(BaseModel):
     # the document sends the body form-encoded (`-d "username=a&password=b"`), not as JSON;
     # dumped only when set, so the specs of JSON services keep their bytes
     request_form: bool = False
+    # the answer's `Location` header names the created record (dumped only when set)
+    location_header: bool = False
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         out = handler(self)
-        if not self.request_form:
-            out.pop("request_form", None)
+        for flag in ("request_form", "location_header"):
+            if not getattr(self, flag):
+                out.pop(flag, None)
         return out
 
     @field_validator("method")

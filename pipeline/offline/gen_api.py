@@ -161,6 +161,31 @@ def get_item(w: Writer, res: Resource) -> Case | None:
     return case
 
 
+def location_names_record(w: Writer, res: Resource) -> Case | None:
+    """The create's `Location` header names the new record: reading it gives back the
+    values sent (the header may be absolute or relative to the service)."""
+    ep, get = res.create, res.get
+    if ep is None or get is None or not ep.location_header or not res.creatable \
+            or res.parent is not None or not (w.model.reachable(ep) and w.model.reachable(get)):
+        return None
+    case = Case(f"test_create_{res.noun}_location_header_names_the_new_{res.noun}",
+                "api_compliance")
+    case.add(*payload_lines("payload", w.payload_for(res) or {}),
+             w.call(case, "response", ep, {}, "json=payload"), status_assert("response", ep),
+             'location = response.headers["Location"]',
+             'url = requests.compat.urljoin(base_url + "/", location)')
+    case.target(get)
+    headers = ", headers=auth_headers" if w.model.needs_auth(get) else ""
+    case.add(f"fetched = session.get(url{headers})", status_assert("fetched", get),
+             f"body = {res.record_of('fetched', get)}")
+    case.add(*[f"assert body[{literal(k)}] == payload[{literal(k)}]"
+               for k in w.echo_fields(res, res.payload or {})])
+    if res.delete is not None and w.model.reachable(res.delete):
+        auth = ", headers=auth_headers" if w.model.needs_auth(res.delete) else ""
+        case.cleanup.append(f"session.delete(url{auth})")
+    return case
+
+
 def update_payload(res: Resource) -> dict | None:
     """The documented update body, else the create body with its title-like field changed."""
     ep = res.update

@@ -49,6 +49,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
     for res in model.resources:
         yield gen_api.create(w, res)
         yield gen_api.get_item(w, res)
+        yield gen_api.location_names_record(w, res)
         yield gen_api.update(w, res)
         yield gen_api.delete(w, res)
         yield gen_errors.create_empty(w, res)

@@ -31,6 +31,7 @@ class Curl:
     # body after the headers, as written
     answer_status: int | None = None
     answer: str | None = None
+    answer_headers: tuple[str, ...] = field(default=())  # header names, as written
 
     @property
     def form(self) -> dict[str, str] | None:
@@ -78,18 +79,19 @@ _STATUS_LINE = re.compile(r"^\s*HTTP/\d(?:\.\d)?\s+(\d{3})\b")
 _PROMPT = re.compile(r"^\s*(?:\$|>|#|\(\w+\)\s*\$)\s")
 
 
-def _transcript(lines: list[str]) -> tuple[int | None, str | None]:
+def _transcript(lines: list[str]) -> tuple[int | None, str | None, tuple[str, ...]]:
     """What a command's output lines show came back: the status line's code (it must come
-    first) and the body after the headers' blank line, up to the next prompt."""
+    first), the headers' names and the body after their blank line, up to the next prompt."""
     rest = [ln for ln in lines]
     while rest and not rest[0].strip():
         rest = rest[1:]
     if not rest:
-        return None, None
+        return None, None, ()
     m = _STATUS_LINE.match(rest[0])
     if m is None:
-        return None, None
+        return None, None, ()
     body: list[str] = []
+    names: list[str] = []
     in_body = False
     for ln in rest[1:]:
         if _PROMPT.match(ln) or "curl " in ln:
@@ -98,8 +100,10 @@ def _transcript(lines: list[str]) -> tuple[int | None, str | None]:
             body.append(ln)
         elif not ln.strip():
             in_body = True
+        elif header := re.match(r"\s*([A-Za-z][\w-]*):\s", ln):
+            names.append(header.group(1))
     text = "\n".join(body).strip()
-    return int(m.group(1)), text or None
+    return int(m.group(1)), text or None, tuple(names)
 
 
 _QUOTED_LINES = 60  # a body longer than this is not an example someone types
@@ -183,9 +187,9 @@ def parse_curls(lines: list[str]) -> list[Curl]:
         if method is None:
             method = "POST" if data is not None else "GET"
         following = commands[n + 1][0] if n + 1 < len(commands) else len(lines)
-        status, answer = _transcript(lines[end + 1:following])
+        status, answer, names = _transcript(lines[end + 1:following])
         found.append(Curl(method, url, start, tuple(headers), data,
-                          tuple(_JQ_READ.findall(cmd)), user, status, answer))
+                          tuple(_JQ_READ.findall(cmd)), user, status, answer, names))
     return found
 
 

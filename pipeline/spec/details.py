@@ -78,6 +78,7 @@ class Details:
     auth_required: bool | None = None
     rate_limit: str = ""
     same_as: dict[str, str] = field(default_factory=dict)  # role -> "create article"
+    location_header: bool = False
 
 
 _SAME_AS = re.compile(r"(?P<label>[^:：]{1,40})[:：]\s*(?:the\s+)?same\s+as\s+(?:the\s+|for\s+)?"
@@ -194,6 +195,8 @@ def _location(label: str, method: str, role: str | None) -> str:
     return "body" if method in _BODY_METHODS or role == "response" else "query"
 
 
+# "A `Location` header contains the URI of the new user"
+_LOCATION = re.compile(r"\bLocation`?\s+(?:response\s+)?header\b|\bheader\s+`?Location\b")
 _AUTH_HEADER = re.compile(r"\s*(authorization|x-[\w-]*(key|token))\s*:", re.I)
 
 
@@ -225,6 +228,8 @@ def apply_call(d: Details | Endpoint, cmd: Curl) -> None:
     code = cmd.answer_status
     if code is None:
         return
+    if code == 201 and any(h.lower() == "location" for h in cmd.answer_headers):
+        d.location_header = True
     d.status_codes.setdefault(code, _PHRASES.get(code, ""))
     value = answer_json(cmd.answer)
     if value is not None:
@@ -250,6 +255,8 @@ class _Reader:
         for ln in lines if block.kind == "heading" else _sentences(block.text):
             for k, v in status_codes_in(ln, forced=forced).items():
                 _add_status(self.d, k, v)
+        if self.method in _BODY_METHODS and _LOCATION.search(block.text):
+            self.d.location_header = True
         for ln in lines:
             self._auth(ln)
             if not self.d.rate_limit:

@@ -3,7 +3,8 @@ sign-ups under a record with a capacity, where one refusal code has two reasons 
 already enrolled", "400 if the workshop is full"): the item titles are the summaries, both
 reasons are kept, "limit (default: 10)" under "Query Params:" is a parameter, and the generated
 suite passes on the service and catches a repeated sign-up let in, a capacity checked one too
-late, a full workshop answered 409, and past workshops listed as upcoming."""
+late, a full workshop answered 409, past workshops listed as upcoming, and a `Location` header
+that names another workshop."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ README = textwrap.dedent("""\
         - POST /workshops/
         - Payload: {"title": "Pottery", "room": "B2", "seats": 12,
                     "starts": "2024-03-01T09:00:00Z"}
+        - The `Location` header of the answer names the new workshop.
 
     2. List Workshops (Upcoming)
         - GET /workshops/
@@ -51,6 +53,7 @@ SERVER = textwrap.dedent("""\
     FULL_STATUS = 400
     CHECK_TWICE = True
     LIST_PAST = False
+    LOCATED = None  # a fixed record in the Location header
     NOW = "2026-01-01T00:00:00Z"  # ISO strings in one zone compare as times
 
     class H(BaseHTTPRequestHandler):
@@ -69,7 +72,7 @@ SERVER = textwrap.dedent("""\
                 wid = len(WORKSHOPS) + 1
                 WORKSHOPS[wid] = {"id": wid, **data, "enrolled": []}
                 return self.reply(201, {k: v for k, v in WORKSHOPS[wid].items()
-                                        if k != "enrolled"})
+                                        if k != "enrolled"}, f"/workshops/{LOCATED or wid}")
             m = re.fullmatch(r"/workshops/(\\d+)/enrol", self.path)
             if not m or int(m.group(1)) not in WORKSHOPS:
                 return self.reply(404, {"detail": "no such workshop"})
@@ -98,9 +101,11 @@ SERVER = textwrap.dedent("""\
         def do_DELETE(self):
             self.reply(405, {"detail": "not allowed"})
 
-        def reply(self, status, body):
+        def reply(self, status, body, location=None):
             data = json.dumps(body).encode()
             self.send_response(status)
+            if location:
+                self.send_header("Location", location)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -118,6 +123,8 @@ def test_titles_reasons_and_defaulted_params_are_read() -> None:
     enrol = by[("POST", "/workshops/{workshop_id}/enrol")]
     assert enrol.status_codes[400] == "if already enrolled; if the workshop is full"
     assert enrol.summary == "Enrol"
+    assert by[("POST", "/workshops/")].location_header
+    assert "location_header" not in enrol.model_dump()
     listing = by[("GET", "/workshops/")]
     assert listing.summary == "List Workshops (Upcoming)"
     assert [(p.name, p.location, p.constraints) for p in listing.params] == [
@@ -131,7 +138,8 @@ def test_the_suite_catches_a_repeat_a_late_capacity_a_409_and_past_ones_listed(
         {"repeat let in": ("CHECK_TWICE = True", "CHECK_TWICE = False"),
          "one too many": ('len(w["enrolled"]) >= w["seats"]', 'len(w["enrolled"]) > w["seats"]'),
          "full is 409": ("FULL_STATUS = 400", "FULL_STATUS = 409"),
-         "past listed": ("LIST_PAST = False", "LIST_PAST = True")})
+         "past listed": ("LIST_PAST = False", "LIST_PAST = True"),
+         "first located": ("LOCATED = None", "LOCATED = 1")})
     assert {n for n, o in outcomes["good"].items() if o != "passed"} == set()
     twice = "test_post_workshop_enrol_twice_returns_400"
     full = "test_post_workshop_enrol_beyond_seats_returns_400"
@@ -142,3 +150,6 @@ def test_the_suite_catches_a_repeat_a_late_capacity_a_409_and_past_ones_listed(
     upcoming = "test_list_workshops_upcoming_shows_a_future_workshop_not_a_past_one"
     assert outcomes["past listed"][upcoming] == "failed"
     assert outcomes["full is 409"][upcoming] == "passed"
+    located = "test_create_workshop_location_header_names_the_new_workshop"
+    assert outcomes["first located"][located] == "failed"
+    assert outcomes["past listed"][located] == "passed"
