@@ -174,15 +174,15 @@ def location_names_record(w: Writer, res: Resource) -> Case | None:
              w.call(case, "response", ep, {}, "json=payload"), status_assert("response", ep),
              'location = response.headers["Location"]',
              'url = requests.compat.urljoin(base_url + "/", location)')
+    if res.delete is not None and w.model.reachable(res.delete):
+        auth = ", headers=auth_headers" if w.model.needs_auth(res.delete) else ""
+        case.cleanup.append(f"session.delete(url{auth})")
     case.target(get)
     headers = ", headers=auth_headers" if w.model.needs_auth(get) else ""
     case.add(f"fetched = session.get(url{headers})", status_assert("fetched", get),
              f"body = {res.record_of('fetched', get)}")
     case.add(*[f"assert body[{literal(k)}] == payload[{literal(k)}]"
                for k in w.echo_fields(res, res.payload or {})])
-    if res.delete is not None and w.model.reachable(res.delete):
-        auth = ", headers=auth_headers" if w.model.needs_auth(res.delete) else ""
-        case.cleanup.append(f"session.delete(url{auth})")
     return case
 
 
