@@ -469,7 +469,8 @@ def build_model(spec: Spec) -> Model:
         segs = segments(res.collection)
         if len(segs) > 1 and is_param(segs[-2]):
             parent_item = "/" + "/".join(segs[:-1])
-            res.parent = by_item.get(parent_item)
+            # "/projects/{id}/issues/" under "/projects/{id}/": one record either way
+            res.parent = by_item.get(parent_item) or by_item.get(parent_item + "/")
             if res.parent is None:
                 res.create = None
         res.fields = _representation(res)
@@ -492,6 +493,14 @@ def build_model(spec: Spec) -> Model:
             spec.auth.login_method or "POST")), None)
         model.register = next((e for e in eps if e.method == "POST" and REGISTER_PATH.search(
             e.path) and isinstance(e.request_example, dict)), None)
+        if model.register is None and model.login is not None and isinstance(
+                model.login.request_example, dict) and model.login.request_example:
+            # the open create whose body holds every key the login sends makes the account
+            keys = set(model.login.request_example)
+            model.register = next((e for e in eps if e.method == "POST" and "{" not in e.path
+                                   and e is not model.login and e.auth_required is not True
+                                   and isinstance(e.request_example, dict)
+                                   and keys <= set(e.request_example)), None)
         if model.register is None and model.basic:
             # HTTP Basic sends an account's name and password: the open create that takes both
             model.register = next((e for e in eps if e.method == "POST" and "{" not in e.path
@@ -538,6 +547,15 @@ def body_keyword(ep: Endpoint) -> str:
 
 
 JWT_VALUE = re.compile(r"^eyJ[\w-]+\.[\w-]+\.[\w-]+$")
+
+
+def token_source(model: Model, var: str) -> str:
+    """Source for the token in the login answer `var`: at its documented field, else found
+    by the tolerant helper (`token_in`: any implementation's token key)."""
+    field = token_field(model)
+    if field is not None:
+        return f"{var}.json()[{field!r}]"
+    return f"token_in({var}.json())"
 
 
 def token_field(model: Model) -> str | None:

@@ -99,7 +99,26 @@ def state_of(record, verb):
     return None
 
 
+def token_in(answer):
+    """The token a login answer hands out where the document does not name its field: a
+    string under a key naming a token, an access or a key (a refresh token last), else a
+    JWT-shaped string; inside a one-object envelope too."""
+    if not isinstance(answer, dict):
+        return None
+    named = [k for k in answer if isinstance(answer[k], str) and answer[k]
+             and re.search(r"token|access|^key$|jwt", str(k), re.I)
+             and not re.search(r"type|expire", str(k), re.I)]
+    named.sort(key=lambda k: "refresh" in str(k).lower())
+    if named:
+        return answer[named[0]]
+    for value in answer.values():
+        if isinstance(value, str) and re.fullmatch(r"eyJ[\w-]+\.[\w-]+\.[\w-]+", value):
+            return value
+    inner = [v for v in answer.values() if isinstance(v, dict)]
+    return token_in(inner[0]) if len(inner) == 1 else None
+
+
 HELPERS = (id_of_record, record_in, records_in, record_holding, created_record, verb_forms,
-           state_of)
+           state_of, token_in)
 PRELUDE = "\n\n".join(inspect.getsource(f) for f in HELPERS)
 CALLS = re.compile(r"\b(?:" + "|".join(f.__name__ for f in HELPERS) + r")\(")

@@ -135,7 +135,7 @@ _AUTH_NO = re.compile(
     re.I,
 )
 _AUTH_YES = re.compile(
-    r"auth(?:entication)?\s*(?:required|needed)?\s*[:：]\s*(?:yes|true|required|bearer"
+    r"auth(?:entication|ori[sz]ation)?\s*(?:required|needed)?\s*[:：]\s*(?:yes|true|required|bearer"
     r"|token|jwt|api[\s-]?key)\b|\brequires?\s+(?:an?\s+)?(?:valid\s+)?(?:auth\w*|login|token"
     r"|bearer|jwt|api[\s-]?key|access\s+token)|\bauth(?:entication)?\s+required\b|🔒"
     r"|\bprotected\b|需要(?:认证|登录|鉴权|授权|token|令牌|Token)"

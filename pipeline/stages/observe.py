@@ -28,6 +28,7 @@ from pipeline.offline.gen_model import (
     token_field,
 )
 from pipeline.offline.shape import find_id, id_names
+from pipeline.offline.tolerant import token_in
 from pipeline.records import Endpoint, Observation, Spec
 from pipeline.tasks import RawTask
 
@@ -47,7 +48,7 @@ def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
     if model.basic:
         return _basic_sign_in(session, base_url, reg)
     field = token_field(model)
-    if login is None or reg is None or field is None or auth is None or not isinstance(
+    if login is None or reg is None or auth is None or not isinstance(
             login.request_example, dict) or not isinstance(reg.request_example, dict):
         return False
     account = reg.request_example
@@ -59,7 +60,9 @@ def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
                         timeout=_TIMEOUT_S)
         answer = session.request(login.method, base_url.rstrip("/") + login.path,
                                  timeout=_TIMEOUT_S, **{body_keyword(login): body})
-        token = answer.json().get(field) if answer.status_code < 300 else None
+        found = answer.json() if answer.status_code < 300 else None
+        token = (found.get(field) if field else token_in(found)) if isinstance(found,
+                                                                                 dict) else None
     except (requests.RequestException, ValueError, AttributeError):
         return False
     scheme = auth.scheme.lower()
