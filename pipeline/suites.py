@@ -64,7 +64,8 @@ def module_source(cases: list[TestCase]) -> str:
     """A test module: the imports every case may use, then each case's function."""
     parts = [MODULE_HEADER]
     preludes = dict.fromkeys(c.prelude.strip() for c in cases if c.prelude.strip())
-    parts += [p + "\n" for p in preludes]  # imports and helpers existing tests rely on
+    # imports and helpers existing tests rely on; one held whole by another is left out
+    parts += [p + "\n" for p in preludes if not any(p != q and p in q for q in preludes)]
     parts += [case.code.rstrip() + "\n" for case in cases]
     return "\n\n".join(parts)
 

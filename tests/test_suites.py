@@ -72,3 +72,21 @@ def test_run_limits_refuse_nonsense_with_the_fix() -> None:
         RunLimits(runs=0)
     with pytest.raises(ValueError, match="case_timeout_s"):
         RunLimits(case_timeout_s=0)
+
+
+def test_a_module_keeps_the_longest_prelude_and_each_helper_once() -> None:
+    from pipeline.offline.tolerant import PRELUDE, prelude_for
+    from pipeline.suites import module_source
+
+    plain = "def test_a(session):\n    assert record_in({}) == {}\n"
+    token = "def test_b(session):\n    assert token_in({}) is None\n    record_in({})\n"
+    only_token = "def test_c(session):\n    assert token_in({'key': 'k'}) == 'k'\n"
+    assert prelude_for(plain) == PRELUDE and prelude_for("assert 1") == ""
+    assert "def token_in(" in prelude_for(only_token) and "def record_in(" not in prelude_for(
+        only_token)
+    cases = [TestCase(case_id=f"t::{n}", task_id="t", round=0, category="api_compliance",
+                      name=n, code=code, prelude=prelude_for(code))
+             for n, code in (("test_a", plain), ("test_b", token), ("test_c", only_token))]
+    source = module_source(cases)
+    ast.parse(source)
+    assert source.count("def record_in(") == 1 and source.count("def token_in(") == 1

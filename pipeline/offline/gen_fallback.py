@@ -28,7 +28,7 @@ from pipeline.offline.gen_model import (
     singular,
 )
 from pipeline.offline.shape import shape_of
-from pipeline.offline.tolerant import CALLS, PRELUDE, id_of_record, records_in
+from pipeline.offline.tolerant import id_of_record, prelude_for, records_in
 from pipeline.records import Endpoint, Spec, TestCase
 from pipeline.spec.texts import fixed_part, placeholder
 
@@ -444,7 +444,7 @@ def fill_uncovered(task_id: str, spec: Spec, cases: list[TestCase],
             case_id=f"{task_id}::{unique}", task_id=task_id, round=0,
             category=category, name=unique,  # type: ignore[arg-type]
             code=code.replace(f"def {name}(", f"def {unique}(", 1), endpoints=endpoints,
-            origin="generated", author=AUTHOR, prelude=PRELUDE if CALLS.search(code) else ""))
+            origin="generated", author=AUTHOR, prelude=prelude_for(code)))
 
     for ep in uncovered(spec, cases):
         slug = endpoint_slug(ep)

@@ -554,7 +554,7 @@ def token_source(model: Model, var: str) -> str:
     by the tolerant helper (`token_in`: any implementation's token key)."""
     field = token_field(model)
     if field is not None:
-        return f"{var}.json()[{field!r}]"
+        return f"{var}.json()[{json.dumps(field)}]"
     return f"token_in({var}.json())"
 
 

@@ -37,7 +37,7 @@ from pipeline.offline.gen_model import Model, build_model
 from pipeline.offline.refine import endpoint_of
 from pipeline.offline.refine_values import add_value_checks
 from pipeline.offline.strength import shape_only_code
-from pipeline.offline.tolerant import CALLS, PRELUDE
+from pipeline.offline.tolerant import prelude_for
 from pipeline.records import Endpoint, Spec, TestCase
 from pipeline.suites import conftest_source as conftest_source  # re-exported (one home)
 from pipeline.suites import module_source as module_source
@@ -157,7 +157,7 @@ def generate_cases(task_id: str, spec: Spec) -> list[TestCase]:
             case_id=f"{task_id}::{case.name}", task_id=task_id, round=0,
             category=case.category, name=case.name, code=case.source(),
             endpoints=case.endpoints, origin="generated", author=AUTHOR,
-            prelude=PRELUDE if CALLS.search(case.source()) else ""))
+            prelude=prelude_for(case.source())))
     auth = "def auth_headers(" in conftest_source(spec, spec.port or 8000)
     out += fill_uncovered(task_id, spec, out, auth)  # never an empty suite
     out += no_token_cases(task_id, spec, out, auth)

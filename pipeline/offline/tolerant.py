@@ -119,6 +119,15 @@ def token_in(answer):
 
 
 HELPERS = (id_of_record, record_in, records_in, record_holding, created_record, verb_forms,
-           state_of, token_in)
+           state_of)
 PRELUDE = "\n\n".join(inspect.getsource(f) for f in HELPERS)
 CALLS = re.compile(r"\b(?:" + "|".join(f.__name__ for f in HELPERS) + r")\(")
+
+
+def prelude_for(code: str) -> str:
+    """The helpers a generated test calls, as source: the record helpers together, the token
+    finder after them (a module keeps the longest prelude that holds the others)."""
+    parts = [PRELUDE] if CALLS.search(code) else []
+    if re.search(r"\btoken_in\(", code):
+        parts.append(inspect.getsource(token_in))
+    return "\n\n".join(parts)
