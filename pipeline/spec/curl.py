@@ -88,8 +88,15 @@ def _transcript(lines: list[str]) -> tuple[int | None, str | None, tuple[str, ..
     if not rest:
         return None, None, ()
     m = _STATUS_LINE.match(rest[0])
-    if m is None:
-        return None, None, ()
+    if m is None:  # the answer printed under the command, without a status line
+        if not rest[0].lstrip().startswith(("{", "[")):
+            return None, None, ()
+        body = []
+        for ln in rest:
+            if _PROMPT.match(ln) or "curl " in ln:
+                break
+            body.append(ln)
+        return None, "\n".join(body).strip() or None, ()
     body: list[str] = []
     names: list[str] = []
     in_body = False

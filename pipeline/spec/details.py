@@ -210,7 +210,7 @@ def _add_status(d: Details, code: int, text: str) -> None:
         d.status_codes[code] = f"{old}; {text}"
 
 
-def apply_call(d: Details | Endpoint, cmd: Curl) -> None:
+def apply_call(d: Details | Endpoint, cmd: Curl, method: str) -> None:
     """What a documented call shows about its endpoint: the body it sends, that it carries
     credentials, the fields a `jq` reads, and (a transcript) the status and body that came
     back. Fills only what is still empty: the endpoint's own words speak first."""
@@ -226,7 +226,12 @@ def apply_call(d: Details | Endpoint, cmd: Curl) -> None:
     if cmd.reads and d.response_schema is None and d.response_example is None:
         d.response_schema = {"type": "object", "properties": {k: {} for k in cmd.reads}}
     code = cmd.answer_status
-    if code is None:
+    if cmd.method != method:  # another call in the section: its answer is not this one's
+        return
+    if code is None:  # an answer shown without its status: the call's success
+        value = answer_json(cmd.answer)
+        if value is not None and d.response_example is None and d.response_schema is None:
+            d.response_example = value
         return
     if code == 201 and any(h.lower() == "location" for h in cmd.answer_headers):
         d.location_header = True
@@ -371,7 +376,7 @@ class _Reader:
             self.d.request_schema = schema
 
     def _curl(self, cmd: Curl) -> None:
-        apply_call(self.d, cmd)
+        apply_call(self.d, cmd, self.method)
 
     def code(self, block: Block) -> None:
         if leak_reason(block) is not None:

@@ -48,4 +48,4 @@ def stray_call_examples(endpoints: list[Endpoint], blocks: list[Block], base: st
     for call in _calls(blocks):
         ep = _endpoint_of(call, endpoints, base)
         if ep is not None:
-            apply_call(ep, call)
+            apply_call(ep, call, ep.method)

@@ -57,3 +57,38 @@ def test_a_call_of_no_documented_endpoint_adds_nothing() -> None:
     assert ("PATCH", "/api/gadgets/{id}") not in keys
     assert keys[("DELETE", "/api/gadgets/{id}")].request_example is None
     assert keys[("GET", "/api/gadgets/")].request_example is None
+
+
+TRANSCRIPTS = """# Kites
+
+| Method | Path |
+|---|---|
+| POST | /kites |
+| GET | /kites/{id} |
+| PUT | /kites/{id} |
+
+Examples:
+
+    $ curl -i -X POST localhost:8000/kites -d '{"name": "Red"}'
+    HTTP/1.1 201 Created
+    Location: /kites/4
+    Content-Type: application/json
+
+    {"id": 4, "name": "Red"}
+
+    $ curl localhost:8000/kites/4
+    {"id": 4, "name": "Red", "flown": 0}
+
+    $ curl -X PUT localhost:8000/kites/4 -d '{"name": "Blue"}'
+"""
+
+
+def test_a_transcript_gives_its_status_answer_and_location_and_a_bare_answer_its_success(
+) -> None:
+    by = {(e.method, e.path): e for e in extract_spec(TRANSCRIPTS).endpoints}
+    create = by[("POST", "/kites")]
+    assert create.response_examples == {201: {"id": 4, "name": "Red"}}
+    assert create.location_header
+    assert by[("GET", "/kites/{id}")].response_example == {"id": 4, "name": "Red", "flown": 0}
+    update = by[("PUT", "/kites/{id}")]
+    assert update.request_example == {"name": "Blue"} and update.response_example is None
