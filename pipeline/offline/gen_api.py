@@ -157,7 +157,7 @@ def get_item(w: Writer, res: Resource) -> Case | None:
     case.add(w.call(case, "fetched", ep, bindings), status_assert("fetched", ep),
              f"body = {res.record_of('fetched', ep)}",
              f"assert {res.id_of('body', ep)} == {res.id_var}")
-    case.add(*record_checks(res, "body", "payload", res.payload, w))
+    case.add(*record_checks(res, "body", "payload", res.payload, w, read=ep))
     return case
 
 

@@ -260,6 +260,11 @@ class Writer:
         found by the sent fields the oracle stored unchanged)."""
         var, id_var = var or node.var, id_var or node.id_var
         shape = node.observed(node.create)
+        if node.links_itself:
+            case.add(f"{var} = {rvar}.json()",
+                     f"{id_var} = id_of_record({var}, {literal(node.noun)})",
+                     f"assert {id_var} is not None, {rvar}.text")
+            return True
         if self.plain_create(node):
             key = node.created_id_key or node.id_field
             case.add(f"{var} = {rvar}.json()", f"{id_var} = {var}[{literal(key)}]")
@@ -282,7 +287,7 @@ class Writer:
         """Is the created record's id where the generator looks by default (`x.json()["id"]`):
         the document shows the create answer, nothing was observed, or what was agrees?"""
         shape = res.observed(res.create)
-        return shape is None or _at_top(shape, res)
+        return not res.links_itself and (shape is None or _at_top(shape, res))
 
     def findable(self, res: Resource) -> bool:
         """Can a test find the record it creates (`take_created`)?"""

@@ -113,9 +113,13 @@ def time_checks(body_var: str, ep: Endpoint) -> list[str]:
 
 
 def record_checks(res: Resource, body_var: str, payload_var: str | None,
-                  payload: dict | None, w: Writer) -> list[str]:
-    """Assertions that a returned record has its documented fields and the values sent."""
-    lines = field_asserts(body_var, res.fields) if res.fields else []
+                  payload: dict | None, w: Writer, read: Endpoint | None = None) -> list[str]:
+    """Assertions that a returned record has its documented fields and the values sent;
+    `read`: the answer of this read, where the document shows it, names the fields (a
+    detail view may show other fields than the create's answer)."""
+    shown = response_doc(read) if read is not None else None
+    fields = shown if isinstance(shown, dict) and res.id_field in shown else res.fields
+    lines = field_asserts(body_var, fields) if fields else []
     for key in w.echo_fields(res, payload or {}) if payload_var else []:
         lines.append(f"assert {body_var}[{literal(key)}] == {payload_var}[{literal(key)}]")
     return lines

@@ -306,7 +306,8 @@ def _found(spec: Spec, create: Endpoint, param: str, var: str,
         return [f"sent = {body.source()}", f"created = session.{create.method.lower()}({args})",
                 _code_check("created", _success_codes(create)),
                 f"{var} = id_of_record(created_record(session, created, {lookup}, "
-                f"{{k: sent[k] for k in ({keys})}}))"], {param: var}
+                f"{{k: sent[k] for k in ({keys})}}, {json.dumps(noun)}), {json.dumps(noun)})"
+                ], {param: var}
     listed = next((o for o in spec.observed if o.method == "GET" and o.path == create.path
                    and 200 <= o.status < 300), None)
     records = records_in(listed.answer) if listed is not None else []

@@ -271,6 +271,21 @@ class Resource:
             return None
         return id_key(doc, id_names(self.param, self.noun)) or only_id(doc, self.noun)
 
+    @property
+    def links_itself(self) -> bool:
+        """The documented create answer shows the record without its id but with a link to
+        it (`"url": ".../projects/11/"`): the id is read from the link (`id_of_record`)."""
+        doc = response_doc(self.create) if self.create is not None else None
+        if not isinstance(doc, dict) or not self.id_field or self.id_field in doc \
+                or self.created_id_key:
+            return False
+        tail = segments(self.collection)[-1] if segments(self.collection) else ""
+        links = [doc.get(k) for k in ("url", "href", "self")]
+        if isinstance(doc.get("_links"), dict):
+            self_link = doc["_links"].get("self")
+            links.append(self_link.get("href") if isinstance(self_link, dict) else self_link)
+        return any(isinstance(v, str) and f"/{tail}/" in v for v in links)
+
     def reads_back(self) -> bool:
         """Has the record a documented read that finds it (where the document shows no answer,
         as the oracle's answer showed)?"""

@@ -1,10 +1,12 @@
-"""A README that shows how to create an account and ask for a token, but not the token's
+"""A README that shows how to create an account and ask for a token but not the token's
 answer (`POST /api/token/` with the account's name and password, "Authorization: Bearer
-Token"), with records nested under records and every path ending in a slash: the account is
-the create that takes the login's keys, the suite finds the token wherever the service puts
-it (`tolerant.token_in`), nested records have their parent, and the suite passes on the
-service and catches a login that takes any password and an issue stored under another
-project."""
+Token"), whose create answer links to the record instead of giving its id (`"url":
+".../plots/1/"`) while the detail view shows the id and other fields, with records nested
+under records and every path ending in a slash: the account is the create that takes the
+login's keys, the suite finds the token wherever the service puts it (`tolerant.token_in`)
+and the id in the link, nested records have their parent, and the suite passes on the
+service and catches a login that takes any password and a planting stored under another
+plot."""
 
 from __future__ import annotations
 
@@ -49,11 +51,20 @@ README = textwrap.dedent("""\
       {"name": "North bed", "soil": "loam"}
       ```
 
+    You will receive a response similar to this:
+      ```json
+      {"url": "http://localhost:8000/api/plots/1/", "name": "North bed", "soil": "loam"}
+      ```
+
     ### A plot
 
     - **URL:** `http://localhost:8000/api/plots/1/`
     - **Method:** GET
     - **Authorization:** Bearer Token
+    - **Example Response:**
+      ```json
+      {"id": 1, "name": "North bed", "soil": "loam", "plantings": 0}
+      ```
 
     ### Planting in a plot
 
@@ -119,7 +130,8 @@ SERVER = textwrap.dedent("""\
             if self.path == "/api/plots/":
                 pid = len(PLOTS) + 1
                 PLOTS[pid] = {"id": pid, **data}
-                return self.reply(201, PLOTS[pid])
+                host = self.headers.get("Host")
+                return self.reply(201, {"url": f"http://{host}/api/plots/{pid}/", **data})
             m = re.fullmatch(r"/api/plots/(\\d+)/plantings/", self.path)
             if m and int(m.group(1)) in PLOTS:
                 qid = len(PLANTINGS) + 1
@@ -135,7 +147,8 @@ SERVER = textwrap.dedent("""\
                 return self.reply(404, {"detail": "not found"})
             pid = int(m.group(1))
             if "plantings" not in self.path:
-                return self.reply(200, PLOTS[pid])
+                count = len([p for p in PLANTINGS.values() if p["plot"] == pid])
+                return self.reply(200, {**PLOTS[pid], "plantings": count})
             mine = [p for p in PLANTINGS.values() if p["plot"] == pid]
             if m.group(2) is None:
                 return self.reply(200, mine)
@@ -167,6 +180,8 @@ def test_the_account_is_the_create_with_the_logins_keys_and_nested_records_have_
     planting = next(r for r in model.resources if r.noun == "planting")
     assert planting.parent is not None and planting.parent.noun == "plot"
     assert planting.creatable
+    plot = next(r for r in model.resources if r.noun == "plot")
+    assert plot.links_itself and not planting.links_itself
     assert all(e.auth_required for e in model.spec.endpoints if "plots" in e.path)
 
 
@@ -187,5 +202,15 @@ def test_the_suite_signs_in_and_catches_any_password_and_a_misfiled_planting(
     good = outcomes["good"]
     assert {n for n, o in good.items() if o != "passed"} == set()
     assert "test_get_planting_returns_created_planting" in good
+    assert "test_get_plot_returns_created_plot" in good
     assert outcomes["any password"]["test_login_with_a_wrong_password_is_refused"] == "failed"
     assert outcomes["misfiled"]["test_get_planting_returns_created_planting"] == "failed"
+
+
+def test_a_record_that_links_to_itself_gives_its_id_under_its_own_collection_only() -> None:
+    from pipeline.offline.tolerant import id_of_record
+
+    assert id_of_record({"url": "http://h/api/plots/11/", "name": "a"}, "plot") == 11
+    assert id_of_record({"_links": {"self": {"href": "/orders/ab-1"}}}, "order") == "ab-1"
+    assert id_of_record({"url": "https://example.com/a/very/long/path"}, "link") is None
+    assert id_of_record({"url": "http://h/api/plots/11/"}) is None  # no noun: no guess
