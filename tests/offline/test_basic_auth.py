@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from variant_suite import outcomes_on_variants
+from variant_suite import SERVE_JSON, outcomes_on_variants
 
 from pipeline.spec import extract_spec, load_spec
 from pipeline.tasks import load_task
@@ -116,19 +116,7 @@ SERVER = textwrap.dedent("""\
             TOKENS[token] = who
             self.reply(200, {"token": token, **({"expires_in": 300} if LIFETIME else {})})
 
-        def reply(self, status, body):
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args):
-            pass
-
-    ThreadingHTTPServer(("127.0.0.1", int(os.environ["PORT"])), H).serve_forever()
-    """)
+    """) + SERVE_JSON
 
 
 def test_transcripts_give_answers_and_the_token_in_the_name_field_is_seen() -> None:

@@ -10,6 +10,8 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+from variant_suite import SERVE_JSON
+
 from pipeline.spec import extract_spec, load_spec
 from pipeline.stages.observe import observe_task
 from pipeline.tasks import load_task
@@ -143,19 +145,7 @@ SERVER = textwrap.dedent("""\
                 NOTES.remove(found)
             self.reply(200, {"detail": "deleted"})
 
-        def reply(self, status, body):
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args):
-            pass
-
-    ThreadingHTTPServer(("127.0.0.1", int(os.environ["PORT"])), H).serve_forever()
-    """)
+    """) + SERVE_JSON
 
 
 def test_the_form_login_is_read_as_a_form_with_the_token_field_it_answers() -> None:

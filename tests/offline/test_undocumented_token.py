@@ -14,7 +14,7 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from variant_suite import outcomes_on_variants
+from variant_suite import SERVE_JSON, outcomes_on_variants
 
 from pipeline.offline.gen_model import build_model
 from pipeline.offline.tolerant import token_in
@@ -158,19 +158,7 @@ SERVER = textwrap.dedent("""\
         def do_DELETE(self):
             self.reply(405, {"detail": "not allowed"})
 
-        def reply(self, status, body):
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args):
-            pass
-
-    ThreadingHTTPServer(("127.0.0.1", int(os.environ["PORT"])), H).serve_forever()
-    """)
+    """) + SERVE_JSON
 
 
 def test_the_account_is_the_create_with_the_logins_keys_and_nested_records_have_parents(

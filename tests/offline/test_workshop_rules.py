@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from variant_suite import outcomes_on_variants
+from variant_suite import SERVE_JSON, outcomes_on_variants
 
 from pipeline.spec import extract_spec
 
@@ -101,21 +101,7 @@ SERVER = textwrap.dedent("""\
         def do_DELETE(self):
             self.reply(405, {"detail": "not allowed"})
 
-        def reply(self, status, body, location=None):
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            if location:
-                self.send_header("Location", location)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args):
-            pass
-
-    ThreadingHTTPServer(("127.0.0.1", int(os.environ["PORT"])), H).serve_forever()
-    """)
+    """) + SERVE_JSON
 
 
 def test_titles_reasons_and_defaulted_params_are_read() -> None:

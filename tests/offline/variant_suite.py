@@ -12,6 +12,25 @@ from pipeline.tasks import load_task
 
 Outcomes = dict[str, dict[str, str]]
 
+# The end of a stdlib test service (`class H(BaseHTTPRequestHandler)` above it): a JSON reply
+# with an optional Location header, no request log, served on $PORT of the loopback.
+SERVE_JSON = '''
+    def reply(self, status, body, location=None):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        if location:
+            self.send_header("Location", location)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+ThreadingHTTPServer(("127.0.0.1", int(os.environ["PORT"])), H).serve_forever()
+'''
+
 
 def outcomes_on_variants(tmp_path: Path, task_factory: Callable[..., Path], name: str,
                          readme: str, server: str,
