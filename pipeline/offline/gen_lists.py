@@ -1,15 +1,20 @@
-"""A delete seen through the list, for records the document gives no single-record read.
+"""Templates over two records of the same kind, made in one test.
 
-Without `GET /things/{id}` a lost delete (the service answers 200 but keeps the record) passes
-every status check; the list shows it: the created record is listed, deleted, and no longer
-listed, while a second record created beside it stays. The list is read with the documented
-largest page size, so other records cannot push the test's own off the page.
+- A delete seen through the list, for records the document gives no single-record read:
+  without `GET /things/{id}` a lost delete (the service answers 200 but keeps the record)
+  passes every status check; the list shows it: the created record is listed, deleted, and no
+  longer listed, while a second record created beside it stays. The list is read with the
+  documented largest page size, so other records cannot push the test's own off the page.
+- Two records read back each as itself, and an update of the second leaves the first as it
+  was: a read or an update that takes the caller's first record, or ignores the id, fails
+  here even where every test has an account of its own (its first record is its only one).
 """
 
 from __future__ import annotations
 
+from pipeline.offline.gen_api import update_payload
 from pipeline.offline.gen_behaviour import create_record, listable, start_cleaning
-from pipeline.offline.gen_code import Case, Writer, literal, status_assert
+from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import thing
 from pipeline.offline.gen_model import Resource
 from pipeline.offline.gen_query import get_listed, id_list, listing_of, size_param
@@ -39,6 +44,46 @@ def deleted_not_listed(w: Writer, res: Resource) -> Case | None:
     return case
 
 
+def kept_apart(w: Writer, res: Resource) -> Case | None:
+    """Create two; each reads back as itself; the second updated, the first stays as it was."""
+    get = res.get
+    if get is None or not listable(w, res) or not w.model.reachable(get) \
+            or not res.reads_back():
+        return None
+    echo = w.echo_fields(res, res.payload or {})
+    if not echo:
+        return None
+    case = start_cleaning(f"test_two_{res.noun}s_read_back_each_as_itself", "integration",
+                          w, res)
+    ids = {tag: create_record(case, w, res, tag, []) for tag in ("first", "second")}
+
+    def read(tag: str, var: str) -> None:
+        case.add(w.call(case, var, get, {res.param or "id": ids[tag]}), status_assert(var, get),
+                 f"{var}_body = {res.record_of(var, get)}",
+                 f"assert {res.id_of(f'{var}_body', get)} == {ids[tag]}")
+
+    for tag in ids:
+        read(tag, f"{tag}_read")
+        case.add(*[f"assert {tag}_read_body[{literal(k)}] == {tag}_payload[{literal(k)}]"
+                   for k in echo])
+    changes = update_payload(res)
+    update = res.update
+    changed = [k for k in (changes or {}) if k in echo]
+    if update is None or changes is None or not changed or not w.model.reachable(update):
+        return case
+    case.add(*payload_lines("changes", changes),
+             w.call(case, "updated", update, {res.param or "id": ids["second"]}, "json=changes"),
+             status_assert("updated", update))
+    read("first", "first_again")
+    read("second", "second_again")
+    case.add(*[f"assert first_again_body[{literal(k)}] == first_payload[{literal(k)}]"
+               for k in echo],
+             *[f"assert second_again_body[{literal(k)}] == changes[{literal(k)}]"
+               for k in changed])
+    return case
+
+
 def list_cases(w: Writer) -> list[Case | None]:
     """Every template here over the model's resources, in a fixed order."""
-    return [deleted_not_listed(w, res) for res in w.model.resources]
+    return [c for res in w.model.resources for c in (deleted_not_listed(w, res),
+                                                     kept_apart(w, res))]

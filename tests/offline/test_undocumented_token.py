@@ -5,8 +5,8 @@ Token"), whose create answer links to the record instead of giving its id (`"url
 under records and every path ending in a slash: the account is the create that takes the
 login's keys, the suite finds the token wherever the service puts it (`tolerant.token_in`)
 and the id in the link, nested records have their parent, and the suite passes on the
-service and catches a login that takes any password and a planting stored under another
-plot."""
+service and catches a login that takes any password, a planting stored under another plot
+and a read that answers the first plot whatever the id."""
 
 from __future__ import annotations
 
@@ -96,6 +96,7 @@ SERVER = textwrap.dedent("""\
     USERS, TOKENS, PLOTS, PLANTINGS = {}, {}, {}, {}
     CHECK_PASSWORD = True
     PLANT_UNDER = None  # a fixed plot every planting is stored under
+    READ_FIRST = False  # a plot's read answers the first plot whatever the id
 
     class H(BaseHTTPRequestHandler):
         def body(self):
@@ -147,6 +148,7 @@ SERVER = textwrap.dedent("""\
                 return self.reply(404, {"detail": "not found"})
             pid = int(m.group(1))
             if "plantings" not in self.path:
+                pid = min(PLOTS) if READ_FIRST else pid
                 count = len([p for p in PLANTINGS.values() if p["plot"] == pid])
                 return self.reply(200, {**PLOTS[pid], "plantings": count})
             mine = [p for p in PLANTINGS.values() if p["plot"] == pid]
@@ -186,13 +188,16 @@ def test_the_suite_signs_in_and_catches_any_password_and_a_misfiled_planting(
     outcomes = outcomes_on_variants(
         tmp_path, task_factory, "plots", README, SERVER,
         {"any password": ("CHECK_PASSWORD = True", "CHECK_PASSWORD = False"),
-         "misfiled": ("PLANT_UNDER = None", "PLANT_UNDER = 1")})
+         "misfiled": ("PLANT_UNDER = None", "PLANT_UNDER = 1"),
+         "first plot": ("READ_FIRST = False", "READ_FIRST = True")})
     good = outcomes["good"]
     assert {n for n, o in good.items() if o != "passed"} == set()
     assert "test_get_planting_returns_created_planting" in good
     assert "test_get_plot_returns_created_plot" in good
     assert outcomes["any password"]["test_login_with_a_wrong_password_is_refused"] == "failed"
     assert outcomes["misfiled"]["test_get_planting_returns_created_planting"] == "failed"
+    assert outcomes["first plot"]["test_two_plots_read_back_each_as_itself"] == "failed"
+    assert outcomes["misfiled"]["test_two_plots_read_back_each_as_itself"] == "passed"
 
 
 def test_a_record_that_links_to_itself_gives_its_id_under_its_own_collection_only() -> None:
