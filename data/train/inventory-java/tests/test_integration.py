@@ -110,3 +110,78 @@ def test_list_items_grows_by_one_after_create(base_url, session, unique):
     finally:
         for record_id in created:
             session.delete(f"{base_url}/items/{record_id}")
+
+
+def test_two_items_read_back_each_as_itself(base_url, session, unique):
+    created = []
+    try:
+        first_payload = {
+            "sku": unique("bolt-m8-40"),
+            "name": unique("Hex bolt M8x40"),
+            "category": "fasteners",
+            "quantity": 0,
+            "unit_price": 0.35,
+            "reorder_level": 500,
+        }
+        first_created = session.post(f"{base_url}/items", json=first_payload)
+        assert first_created.status_code == 201, first_created.text
+        first_id = first_created.json()["id"]
+        created.append(first_id)
+        second_payload = {
+            "sku": unique("bolt-m8-40"),
+            "name": unique("Hex bolt M8x40"),
+            "category": "fasteners",
+            "quantity": 0,
+            "unit_price": 0.35,
+            "reorder_level": 500,
+        }
+        second_created = session.post(f"{base_url}/items", json=second_payload)
+        assert second_created.status_code == 201, second_created.text
+        second_id = second_created.json()["id"]
+        created.append(second_id)
+        first_read = session.get(f"{base_url}/items/{first_id}")
+        assert first_read.status_code == 200, first_read.text
+        first_read_body = first_read.json()
+        assert first_read_body["id"] == first_id
+        assert first_read_body["name"] == first_payload["name"]
+        assert first_read_body["category"] == first_payload["category"]
+        assert first_read_body["quantity"] == first_payload["quantity"]
+        assert first_read_body["unit_price"] == first_payload["unit_price"]
+        assert first_read_body["reorder_level"] == first_payload["reorder_level"]
+        second_read = session.get(f"{base_url}/items/{second_id}")
+        assert second_read.status_code == 200, second_read.text
+        second_read_body = second_read.json()
+        assert second_read_body["id"] == second_id
+        assert second_read_body["name"] == second_payload["name"]
+        assert second_read_body["category"] == second_payload["category"]
+        assert second_read_body["quantity"] == second_payload["quantity"]
+        assert second_read_body["unit_price"] == second_payload["unit_price"]
+        assert second_read_body["reorder_level"] == second_payload["reorder_level"]
+        changes = {
+            "name": unique("Hex bolt M8x40 zinc"),
+            "category": "fasteners",
+            "unit_price": 0.38,
+            "reorder_level": 400,
+        }
+        updated = session.put(f"{base_url}/items/{second_id}", json=changes)
+        assert updated.status_code == 200, updated.text
+        first_again = session.get(f"{base_url}/items/{first_id}")
+        assert first_again.status_code == 200, first_again.text
+        first_again_body = first_again.json()
+        assert first_again_body["id"] == first_id
+        second_again = session.get(f"{base_url}/items/{second_id}")
+        assert second_again.status_code == 200, second_again.text
+        second_again_body = second_again.json()
+        assert second_again_body["id"] == second_id
+        assert first_again_body["name"] == first_payload["name"]
+        assert first_again_body["category"] == first_payload["category"]
+        assert first_again_body["quantity"] == first_payload["quantity"]
+        assert first_again_body["unit_price"] == first_payload["unit_price"]
+        assert first_again_body["reorder_level"] == first_payload["reorder_level"]
+        assert second_again_body["name"] == changes["name"]
+        assert second_again_body["category"] == changes["category"]
+        assert second_again_body["unit_price"] == changes["unit_price"]
+        assert second_again_body["reorder_level"] == changes["reorder_level"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/items/{record_id}")

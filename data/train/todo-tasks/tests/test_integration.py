@@ -86,3 +86,60 @@ def test_todo_lifecycle_create_read_update_delete(base_url, session, unique):
         assert gone.status_code == 404, gone.text
     finally:
         session.delete(f"{base_url}/todos/{todo_id}")
+
+
+def test_two_todos_read_back_each_as_itself(base_url, session, unique):
+    created = []
+    try:
+        first_payload = {
+            "title": unique("..."),
+            "description": "...",
+            "priority": "high",
+            "due_date": "2024-07-01",
+        }
+        first_created = session.post(f"{base_url}/todos", json=first_payload)
+        assert first_created.status_code == 201, first_created.text
+        first_id = first_created.json()["id"]
+        created.append(first_id)
+        second_payload = {
+            "title": unique("..."),
+            "description": "...",
+            "priority": "high",
+            "due_date": "2024-07-01",
+        }
+        second_created = session.post(f"{base_url}/todos", json=second_payload)
+        assert second_created.status_code == 201, second_created.text
+        second_id = second_created.json()["id"]
+        created.append(second_id)
+        first_read = session.get(f"{base_url}/todos/{first_id}")
+        assert first_read.status_code == 200, first_read.text
+        first_read_body = first_read.json()
+        assert first_read_body["id"] == first_id
+        assert first_read_body["title"] == first_payload["title"]
+        assert first_read_body["description"] == first_payload["description"]
+        assert first_read_body["priority"] == first_payload["priority"]
+        second_read = session.get(f"{base_url}/todos/{second_id}")
+        assert second_read.status_code == 200, second_read.text
+        second_read_body = second_read.json()
+        assert second_read_body["id"] == second_id
+        assert second_read_body["title"] == second_payload["title"]
+        assert second_read_body["description"] == second_payload["description"]
+        assert second_read_body["priority"] == second_payload["priority"]
+        changes = {"title": unique("... (updated)")}
+        updated = session.patch(f"{base_url}/todos/{second_id}", json=changes)
+        assert updated.status_code == 200, updated.text
+        first_again = session.get(f"{base_url}/todos/{first_id}")
+        assert first_again.status_code == 200, first_again.text
+        first_again_body = first_again.json()
+        assert first_again_body["id"] == first_id
+        second_again = session.get(f"{base_url}/todos/{second_id}")
+        assert second_again.status_code == 200, second_again.text
+        second_again_body = second_again.json()
+        assert second_again_body["id"] == second_id
+        assert first_again_body["title"] == first_payload["title"]
+        assert first_again_body["description"] == first_payload["description"]
+        assert first_again_body["priority"] == first_payload["priority"]
+        assert second_again_body["title"] == changes["title"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/todos/{record_id}")

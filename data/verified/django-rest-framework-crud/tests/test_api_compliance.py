@@ -17,7 +17,19 @@ def id_of_record(record, noun=""):
             return record[key]
     keys = [k for k in record if re.search(r"(?:^|_)id$|[a-z]Id$", str(k))
             and isinstance(record[k], int | str)]
-    return record[keys[0]] if len(keys) == 1 else None
+    if len(keys) == 1:
+        return record[keys[0]]
+    # a hyperlinked record (`"url": ".../projects/11/"`, HAL's `_links.self.href`): the id
+    # is the last segment of its link under the noun's collection
+    links = record.get("_links")
+    for link in (record.get("url"), record.get("href"), record.get("self"),
+                 links.get("self") if isinstance(links, dict) else None):
+        link = link.get("href") if isinstance(link, dict) else link
+        found = re.search(rf"/{re.escape(noun)}[a-z]*/([^/?#]+)/?(?:[?#].*)?$", link, re.I) \
+            if isinstance(link, str) and noun else None
+        if found:
+            return int(found.group(1)) if found.group(1).isdigit() else found.group(1)
+    return None
 
 
 def record_in(answer):

@@ -17,7 +17,19 @@ def id_of_record(record, noun=""):
             return record[key]
     keys = [k for k in record if re.search(r"(?:^|_)id$|[a-z]Id$", str(k))
             and isinstance(record[k], int | str)]
-    return record[keys[0]] if len(keys) == 1 else None
+    if len(keys) == 1:
+        return record[keys[0]]
+    # a hyperlinked record (`"url": ".../projects/11/"`, HAL's `_links.self.href`): the id
+    # is the last segment of its link under the noun's collection
+    links = record.get("_links")
+    for link in (record.get("url"), record.get("href"), record.get("self"),
+                 links.get("self") if isinstance(links, dict) else None):
+        link = link.get("href") if isinstance(link, dict) else link
+        found = re.search(rf"/{re.escape(noun)}[a-z]*/([^/?#]+)/?(?:[?#].*)?$", link, re.I) \
+            if isinstance(link, str) and noun else None
+        if found:
+            return int(found.group(1)) if found.group(1).isdigit() else found.group(1)
+    return None
 
 
 def record_in(answer):
@@ -133,3 +145,52 @@ def test_movy_lifecycle_create_read_update_delete(base_url, session, unique, aut
         assert 200 <= deleted.status_code < 300, deleted.text
     finally:
         session.delete(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
+
+
+def test_two_movys_read_back_each_as_itself(base_url, session, unique, auth_headers):
+    created = []
+    try:
+        first_payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+        first_created = session.post(f"{base_url}/api/v1/movies/", json=first_payload, headers=auth_headers)
+        assert 200 <= first_created.status_code < 300, first_created.text
+        first_id = first_created.json()["id"]
+        created.append(first_id)
+        second_payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+        second_created = session.post(f"{base_url}/api/v1/movies/", json=second_payload, headers=auth_headers)
+        assert 200 <= second_created.status_code < 300, second_created.text
+        second_id = second_created.json()["id"]
+        created.append(second_id)
+        first_read = session.get(f"{base_url}/api/v1/movies/{first_id}/", headers=auth_headers)
+        assert 200 <= first_read.status_code < 300, first_read.text
+        first_read_body = record_in(first_read.json())
+        assert id_of_record(first_read_body, "movy") == first_id
+        assert first_read_body["title"] == first_payload["title"]
+        assert first_read_body["genre"] == first_payload["genre"]
+        assert first_read_body["year"] == first_payload["year"]
+        second_read = session.get(f"{base_url}/api/v1/movies/{second_id}/", headers=auth_headers)
+        assert 200 <= second_read.status_code < 300, second_read.text
+        second_read_body = record_in(second_read.json())
+        assert id_of_record(second_read_body, "movy") == second_id
+        assert second_read_body["title"] == second_payload["title"]
+        assert second_read_body["genre"] == second_payload["genre"]
+        assert second_read_body["year"] == second_payload["year"]
+        changes = {"title": unique("AntMan and The Wasp"), "genre": "Action", "year": 2018}
+        updated = session.put(f"{base_url}/api/v1/movies/{second_id}/", json=changes, headers=auth_headers)
+        assert 200 <= updated.status_code < 300, updated.text
+        first_again = session.get(f"{base_url}/api/v1/movies/{first_id}/", headers=auth_headers)
+        assert 200 <= first_again.status_code < 300, first_again.text
+        first_again_body = record_in(first_again.json())
+        assert id_of_record(first_again_body, "movy") == first_id
+        second_again = session.get(f"{base_url}/api/v1/movies/{second_id}/", headers=auth_headers)
+        assert 200 <= second_again.status_code < 300, second_again.text
+        second_again_body = record_in(second_again.json())
+        assert id_of_record(second_again_body, "movy") == second_id
+        assert first_again_body["title"] == first_payload["title"]
+        assert first_again_body["genre"] == first_payload["genre"]
+        assert first_again_body["year"] == first_payload["year"]
+        assert second_again_body["title"] == changes["title"]
+        assert second_again_body["genre"] == changes["genre"]
+        assert second_again_body["year"] == changes["year"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v1/movies/{record_id}/", headers=auth_headers)

@@ -168,6 +168,41 @@ def test_get_events_returns_200_with_documented_fields(base_url, session, unique
         session.delete(f"{base_url}/api/v2/events/{event_id}")
 
 
+def test_list_events_upcoming_shows_a_future_event_not_a_past_one(base_url, session, unique):
+    created = []
+    try:
+        past_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        past_payload["starts_at"] = "2000-09-14T16:00:00Z"
+        past_created = session.post(f"{base_url}/api/v2/events", json=past_payload)
+        assert past_created.status_code == 201, past_created.text
+        past_id = past_created.json()["id"]
+        created.append(past_id)
+        ahead_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        ahead_payload["starts_at"] = "2099-09-14T16:00:00Z"
+        ahead_created = session.post(f"{base_url}/api/v2/events", json=ahead_payload)
+        assert ahead_created.status_code == 201, ahead_created.text
+        ahead_id = ahead_created.json()["id"]
+        created.append(ahead_id)
+        listed = session.get(f"{base_url}/api/v2/events", params={"upcoming": "true", "size": 50})
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert ahead_id in [record["id"] for record in listed_body["items"]]
+        assert past_id not in [record["id"] for record in listed_body["items"]]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v2/events/{record_id}")
+
+
 def test_search_events_by_q_finds_only_matching_event(base_url, session, unique):
     created = []
     try:

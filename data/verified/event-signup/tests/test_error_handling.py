@@ -165,6 +165,34 @@ def test_delete_registration_unknown_id_returns_404(base_url, session):
     assert response.json()["status"] == 404
 
 
+def test_post_event_registrations_beyond_capacity_returns_409(base_url, session, unique):
+    payload = {
+        "title": unique("Intro to bookbinding"),
+        "location": "Room 2",
+        "starts_at": "2030-09-14T16:00:00Z",
+        "capacity": 12,
+    }
+    payload["capacity"] = 2
+    response = session.post(f"{base_url}/api/v2/events", json=payload)
+    assert response.status_code == 201, response.text
+    event = response.json()
+    event_id = event["id"]
+    try:
+        signup_1 = {"name": unique("Jun Park"), "email": unique("Jun@Example.org")}
+        joined_1 = session.post(f"{base_url}/api/v2/events/{event_id}/registrations", json=signup_1)
+        assert 200 <= joined_1.status_code < 300, joined_1.text
+        signup_2 = {"name": unique("Jun Park"), "email": unique("Jun@Example.org")}
+        joined_2 = session.post(f"{base_url}/api/v2/events/{event_id}/registrations", json=signup_2)
+        assert 200 <= joined_2.status_code < 300, joined_2.text
+        signup_3 = {"name": unique("Jun Park"), "email": unique("Jun@Example.org")}
+        refused = session.post(f"{base_url}/api/v2/events/{event_id}/registrations", json=signup_3)
+        assert refused.status_code == 409, refused.text
+        assert {"type", "title", "status", "detail"} <= set(refused.json())
+        assert refused.json()["status"] == 409
+    finally:
+        session.delete(f"{base_url}/api/v2/events/{event_id}")
+
+
 def test_post_event_registrations_unknown_id_returns_404(base_url, session, unique):
     count_before = session.get(f"{base_url}/api/v2/events")
     assert count_before.status_code == 200, count_before.text

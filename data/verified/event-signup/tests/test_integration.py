@@ -135,3 +135,45 @@ def test_registration_lifecycle_create_read_update_delete(base_url, session, uni
         assert registration_id not in [record["id"] for record in listed_body]
     finally:
         session.delete(f"{base_url}/api/v2/events/{event_id}")
+
+
+def test_two_events_read_back_each_as_itself(base_url, session, unique):
+    created = []
+    try:
+        first_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        first_created = session.post(f"{base_url}/api/v2/events", json=first_payload)
+        assert first_created.status_code == 201, first_created.text
+        first_id = first_created.json()["id"]
+        created.append(first_id)
+        second_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        second_created = session.post(f"{base_url}/api/v2/events", json=second_payload)
+        assert second_created.status_code == 201, second_created.text
+        second_id = second_created.json()["id"]
+        created.append(second_id)
+        first_read = session.get(f"{base_url}/api/v2/events/{first_id}")
+        assert first_read.status_code == 200, first_read.text
+        first_read_body = first_read.json()
+        assert first_read_body["id"] == first_id
+        assert first_read_body["title"] == first_payload["title"]
+        assert first_read_body["location"] == first_payload["location"]
+        assert first_read_body["capacity"] == first_payload["capacity"]
+        second_read = session.get(f"{base_url}/api/v2/events/{second_id}")
+        assert second_read.status_code == 200, second_read.text
+        second_read_body = second_read.json()
+        assert second_read_body["id"] == second_id
+        assert second_read_body["title"] == second_payload["title"]
+        assert second_read_body["location"] == second_payload["location"]
+        assert second_read_body["capacity"] == second_payload["capacity"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v2/events/{record_id}")

@@ -8,6 +8,29 @@ import pytest  # noqa: F401
 import requests  # noqa: F401
 
 
+def test_create_book_location_header_names_the_new_book(base_url, session, unique):
+    payload = {
+        "title": unique("Kindred"),
+        "author": "Octavia E. Butler",
+        "isbn": unique("978-0-8070-8305-0"),
+        "year": 1979,
+        "tags": ["Classic"],
+    }
+    response = session.post(f"{base_url}/api/books", json=payload)
+    assert response.status_code == 201, response.text
+    location = response.headers["Location"]
+    url = requests.compat.urljoin(base_url + "/", location)
+    try:
+        fetched = session.get(url)
+        assert fetched.status_code == 200, fetched.text
+        body = fetched.json()
+        assert body["title"] == payload["title"]
+        assert body["author"] == payload["author"]
+        assert body["year"] == payload["year"]
+    finally:
+        session.delete(url)
+
+
 def test_create_book_returns_201_with_record(base_url, session, unique):
     payload = {
         "title": unique("Kindred"),

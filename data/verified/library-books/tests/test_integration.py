@@ -131,3 +131,70 @@ def test_list_books_grows_by_one_after_create(base_url, session, unique):
     finally:
         for record_id in created:
             session.delete(f"{base_url}/api/books/{record_id}")
+
+
+def test_two_books_read_back_each_as_itself(base_url, session, unique):
+    created = []
+    try:
+        first_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        first_created = session.post(f"{base_url}/api/books", json=first_payload)
+        assert first_created.status_code == 201, first_created.text
+        first_id = first_created.json()["id"]
+        created.append(first_id)
+        second_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        second_created = session.post(f"{base_url}/api/books", json=second_payload)
+        assert second_created.status_code == 201, second_created.text
+        second_id = second_created.json()["id"]
+        created.append(second_id)
+        first_read = session.get(f"{base_url}/api/books/{first_id}")
+        assert first_read.status_code == 200, first_read.text
+        first_read_body = first_read.json()
+        assert first_read_body["id"] == first_id
+        assert first_read_body["title"] == first_payload["title"]
+        assert first_read_body["author"] == first_payload["author"]
+        assert first_read_body["year"] == first_payload["year"]
+        second_read = session.get(f"{base_url}/api/books/{second_id}")
+        assert second_read.status_code == 200, second_read.text
+        second_read_body = second_read.json()
+        assert second_read_body["id"] == second_id
+        assert second_read_body["title"] == second_payload["title"]
+        assert second_read_body["author"] == second_payload["author"]
+        assert second_read_body["year"] == second_payload["year"]
+        changes = {
+            "title": unique("Kindred (updated)"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1980,
+            "tags": ["Classic"],
+        }
+        updated = session.put(f"{base_url}/api/books/{second_id}", json=changes)
+        assert updated.status_code == 200, updated.text
+        first_again = session.get(f"{base_url}/api/books/{first_id}")
+        assert first_again.status_code == 200, first_again.text
+        first_again_body = first_again.json()
+        assert first_again_body["id"] == first_id
+        second_again = session.get(f"{base_url}/api/books/{second_id}")
+        assert second_again.status_code == 200, second_again.text
+        second_again_body = second_again.json()
+        assert second_again_body["id"] == second_id
+        assert first_again_body["title"] == first_payload["title"]
+        assert first_again_body["author"] == first_payload["author"]
+        assert first_again_body["year"] == first_payload["year"]
+        assert second_again_body["title"] == changes["title"]
+        assert second_again_body["author"] == changes["author"]
+        assert second_again_body["year"] == changes["year"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/books/{record_id}")

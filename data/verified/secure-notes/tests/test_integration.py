@@ -143,3 +143,60 @@ def test_register_login_use_token_then_logout_revokes_it(base_url, session, uniq
     again = session.post(f"{base_url}/auth/logout", headers=headers)
     assert again.status_code == 401, again.text
     assert {"code", "message"} <= set(again.json())
+
+
+def test_two_notes_read_back_each_as_itself(base_url, session, unique, auth_headers):
+    created = []
+    try:
+        first_payload = {
+            "title": unique("读书清单"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        first_created = session.post(f"{base_url}/notes", json=first_payload, headers=auth_headers)
+        assert first_created.status_code == 201, first_created.text
+        first_id = first_created.json()["id"]
+        created.append(first_id)
+        second_payload = {
+            "title": unique("读书清单"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        second_created = session.post(f"{base_url}/notes", json=second_payload, headers=auth_headers)
+        assert second_created.status_code == 201, second_created.text
+        second_id = second_created.json()["id"]
+        created.append(second_id)
+        first_read = session.get(f"{base_url}/notes/{first_id}", headers=auth_headers)
+        assert first_read.status_code == 200, first_read.text
+        first_read_body = first_read.json()
+        assert first_read_body["id"] == first_id
+        assert first_read_body["title"] == first_payload["title"]
+        assert first_read_body["content"] == first_payload["content"]
+        second_read = session.get(f"{base_url}/notes/{second_id}", headers=auth_headers)
+        assert second_read.status_code == 200, second_read.text
+        second_read_body = second_read.json()
+        assert second_read_body["id"] == second_id
+        assert second_read_body["title"] == second_payload["title"]
+        assert second_read_body["content"] == second_payload["content"]
+        changes = {
+            "title": unique("读书清单 (updated)"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        updated = session.put(f"{base_url}/notes/{second_id}", json=changes, headers=auth_headers)
+        assert updated.status_code == 200, updated.text
+        first_again = session.get(f"{base_url}/notes/{first_id}", headers=auth_headers)
+        assert first_again.status_code == 200, first_again.text
+        first_again_body = first_again.json()
+        assert first_again_body["id"] == first_id
+        second_again = session.get(f"{base_url}/notes/{second_id}", headers=auth_headers)
+        assert second_again.status_code == 200, second_again.text
+        second_again_body = second_again.json()
+        assert second_again_body["id"] == second_id
+        assert first_again_body["title"] == first_payload["title"]
+        assert first_again_body["content"] == first_payload["content"]
+        assert second_again_body["title"] == changes["title"]
+        assert second_again_body["content"] == changes["content"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/notes/{record_id}", headers=auth_headers)

@@ -60,3 +60,53 @@ def test_short_link_lifecycle_create_read_update_delete(base_url, session, uniqu
         assert gone.json()["error"]["code"] == "not_found", gone.text
     finally:
         session.delete(f"{base_url}/short-links/{short_link_code}")
+
+
+def test_two_short_links_read_back_each_as_itself(base_url, session, unique):
+    created = []
+    try:
+        first_payload = {
+            "url": unique("https://example.com/a/very/long/path"),
+            "code": unique("docs-home"),
+        }
+        first_created = session.post(f"{base_url}/short-links", json=first_payload)
+        assert first_created.status_code == 201, first_created.text
+        first_id = first_created.json()["code"]
+        created.append(first_id)
+        second_payload = {
+            "url": unique("https://example.com/a/very/long/path"),
+            "code": unique("docs-home"),
+        }
+        second_created = session.post(f"{base_url}/short-links", json=second_payload)
+        assert second_created.status_code == 201, second_created.text
+        second_id = second_created.json()["code"]
+        created.append(second_id)
+        first_read = session.get(f"{base_url}/short-links/{first_id}")
+        assert first_read.status_code == 200, first_read.text
+        first_read_body = first_read.json()
+        assert first_read_body["code"] == first_id
+        assert first_read_body["url"] == first_payload["url"]
+        assert first_read_body["code"] == first_payload["code"]
+        second_read = session.get(f"{base_url}/short-links/{second_id}")
+        assert second_read.status_code == 200, second_read.text
+        second_read_body = second_read.json()
+        assert second_read_body["code"] == second_id
+        assert second_read_body["url"] == second_payload["url"]
+        assert second_read_body["code"] == second_payload["code"]
+        changes = {"url": unique("https://example.com/a/very/long/path/updated")}
+        updated = session.patch(f"{base_url}/short-links/{second_id}", json=changes)
+        assert updated.status_code == 200, updated.text
+        first_again = session.get(f"{base_url}/short-links/{first_id}")
+        assert first_again.status_code == 200, first_again.text
+        first_again_body = first_again.json()
+        assert first_again_body["code"] == first_id
+        second_again = session.get(f"{base_url}/short-links/{second_id}")
+        assert second_again.status_code == 200, second_again.text
+        second_again_body = second_again.json()
+        assert second_again_body["code"] == second_id
+        assert first_again_body["url"] == first_payload["url"]
+        assert first_again_body["code"] == first_payload["code"]
+        assert second_again_body["url"] == changes["url"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/short-links/{record_id}")
