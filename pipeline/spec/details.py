@@ -287,8 +287,8 @@ class _Reader:
         if isinstance(value, str):  # '{"title": ..., "year": ...}': keys only
             if body and role == "request":
                 flag = default_required(self.paragraph)
-                _merge_params(self.d, [Param(name=k, location="body", required=flag)
-                                       for k in keys_of(value)])
+                _merge_params(self.d, [Param(name=k, location="body", type=t, required=flag)
+                                       for k, t in keys_of(value).items()])
             return
         if role is None and code is None:
             return

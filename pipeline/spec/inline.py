@@ -27,7 +27,9 @@ _PARAM_LABEL = re.compile(
     r"(?:\s+(?:param(?:eter)?s?|fields?|parts?|arguments?))?"
     r"(?:\s*\((?P<note>[^)]{0,40})\))?(?:\s*,\s*(?P<note2>all\s+\w+))?"
     r"\s*(?:\bcontains\b|[:：]|(?=`))"
-    r"|(?P<zh>查询参数|请求参数|路径参数|请求体)\s*[:：]",
+    r"|(?P<zh>查询参数|请求参数|路径参数|请求体)\s*[:：]"
+    # a bare "Arguments: `title`, `text`" after an endpoint: where they go follows the method
+    r"|\b(?P<bare>arguments|parameters|params|fields)\s*[:：](?=\s*`)",
     re.I,
 )
 _ALL_REQUIRED = re.compile(r"\ball\s+(?:\w+\s+)?(?:are\s+)?required\b|\(all\s+required\)|均为必填",
@@ -35,7 +37,8 @@ _ALL_REQUIRED = re.compile(r"\ball\s+(?:\w+\s+)?(?:are\s+)?required\b|\(all\s+re
 _ALL_OPTIONAL = re.compile(r"\ball\s+(?:\w+\s+)?(?:are\s+)?optional\b|均为可选|均为选填", re.I)
 _FLAG_AFTER = re.compile(r"`(?P<name>[A-Za-z_][\w-]*)`\s+(?:is\s+)?(?P<flag>required|optional)\b"
                          r"|`(?P<zh>[A-Za-z_][\w-]*)`\s*(?:为|是)?(?P<zflag>必填|选填|可选)")
-_KEYS = re.compile(r"\"([A-Za-z_][\w-]*)\"\s*:")
+_KEYS = re.compile(r"\"([A-Za-z_][\w-]*)\"\s*:\s*(.?)")
+_OPENER_TYPE = {"[": "array", "{": "object", '"': "string"}
 
 
 def joined(raw: str) -> str:
@@ -100,9 +103,14 @@ def default_required(text: str) -> bool | None:
     return True if _ALL_REQUIRED.search(text) else None
 
 
-def keys_of(text: str) -> list[str]:
-    """The keys of a JSON-like body that does not parse ('{"title": ..., "year": ...}')."""
-    return list(dict.fromkeys(_KEYS.findall(text)))
+def keys_of(text: str) -> dict[str, str | None]:
+    """The keys of a JSON-like body that does not parse ('{"title": ..., "year": ...}'), each
+    with the type its value's opening character shows ('"orders": [<order>, ...]' is an
+    array: a string sent there is a wrong body, not a sample)."""
+    out: dict[str, str | None] = {}
+    for key, opener in _KEYS.findall(text):
+        out.setdefault(key, _OPENER_TYPE.get(opener))
+    return out
 
 
 def _tail_names(tail: str) -> list[tuple[str, str]]:

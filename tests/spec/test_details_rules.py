@@ -128,6 +128,24 @@ default 20). Returns `200`.
     assert set(eps[("POST", "/items")].status_codes) == {201, 422}
 
 
+def test_bare_argument_lists_and_template_bodies() -> None:
+    doc = """# Svc
+
+**GET /api/notes** — list notes. Parameters: `tag`, `limit`.
+
+**POST /api/notes** — add a note. Arguments: `title`, `text`.
+
+**POST /api/notes/batch** — add many. Body: `{"notes": [<note>, ...], "source": "<name>"}`.
+"""
+    eps = endpoints(doc)
+    q = {p.name: p.location for p in eps[("GET", "/api/notes")].params}
+    assert q == {"tag": "query", "limit": "query"}
+    body = {p.name: p.location for p in eps[("POST", "/api/notes")].params}
+    assert body == {"title": "body", "text": "body"}
+    batch = {p.name: (p.location, p.type) for p in eps[("POST", "/api/notes/batch")].params}
+    assert batch == {"notes": ("body", "array"), "source": ("body", "string")}
+
+
 def test_per_endpoint_auth_markers() -> None:
     doc = """# Svc
 
