@@ -1,11 +1,15 @@
 """Send the document's own example requests to the running oracle before tests are written.
 
-In document order within each step: every documented create with its example body, every
-list, then each read and each update of the record the create made (its id found in the create
-answer or the list). Endpoints behind auth are sent with the token of an account made as the
-document shows (its register example, then its login: the generated conftest's way), and left
-out when the document shows no way to get one; requests the document shows no example for are
-left out. The answers go to the generator as `Spec.observed` (see `offline/shape.py`).
+A request the document lists the fields of but shows no example for is sent with the body the
+generator would build from that list (`payload_of`): the same request its tests make.
+
+In document order within each step: every documented create with its example body, every list,
+then each read and each update of the record the create made (its id found in the create answer
+or the list), then the creates and lists of records filed under it. Endpoints behind auth are
+sent with the token of an account made as the document shows (its register example, then its
+login: the generated conftest's way), and left out when the document shows no way to get one;
+requests with neither an example nor a listed body are left out. The answers go to the
+generator as `Spec.observed` (see `offline/shape.py`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pipeline.offline.gen_model import (
     build_model,
     item_path,
     login_sources,
+    payload_of,
     segments,
     singular,
     snake,
@@ -119,8 +124,9 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
     model_paths = _account_paths(spec)
     eps = [e for e in spec.endpoints if _open(spec, e, signed_in)
            and (e.method, e.path) not in model_paths]
+    bodies = {e.key: payload_of(e) for e in eps if e.method in ("POST", "PUT", "PATCH")}
     creates = [e for e in eps if e.method == "POST" and not _PARAM.search(e.path)
-               and isinstance(e.request_example, dict) and e.request_example]
+               and bodies.get(e.key)]
     lists = [e for e in eps if e.method == "GET" and not _PARAM.search(e.path)
              and not any(p.required and p.location == "query" for p in e.params)]
 
@@ -129,7 +135,7 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
             out.append(_send(session, base_url, ep, path, body))
 
     for ep in creates:
-        send(ep, ep.path, ep.request_example)
+        send(ep, ep.path, bodies[ep.key])
     for ep in lists:
         send(ep, ep.path)
     for create in creates:
@@ -141,16 +147,21 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
         param = _PARAM.findall(items[0].path)[0]
         answers = [o.answer for o in out if o.path in (create.path, collection)
                    or o.path == collection + "/"]
-        assert isinstance(create.request_example, dict)
-        found = find_id(answers, create.request_example, id_names(param, _noun(collection)))
+        found = find_id(answers, bodies[create.key], id_names(param, _noun(collection)))
         if found is None:
             continue
         for ep in items:
             path = _PARAM.sub(str(found), ep.path)
             if ep.method == "GET":
                 send(ep, path)
-            elif ep.method in ("PUT", "PATCH") and isinstance(ep.request_example, dict):
-                send(ep, path, ep.request_example)
+            elif ep.method in ("PUT", "PATCH") and bodies.get(ep.key):
+                send(ep, path, bodies[ep.key])
+        # records filed under this one (`/notes/{id}/tags`): made and listed the same way
+        under = item.rstrip("/") + "/"
+        nested = [e for e in eps if e.path.startswith(under) and len(_PARAM.findall(e.path)) == 1
+                  and e.method in ("POST", "GET") and (e.method == "GET" or bodies.get(e.key))]
+        for ep in sorted(nested, key=lambda e: e.method != "POST"):
+            send(ep, _PARAM.sub(str(found), ep.path), bodies.get(ep.key))
 
 
 def _account_paths(spec: Spec) -> set[tuple[str, str]]:
