@@ -8,6 +8,10 @@
 - Two records read back each as itself, and an update of the second leaves the first as it
   was: a read or an update that takes the caller's first record, or ignores the id, fails
   here even where every test has an account of its own (its first record is its only one).
+- A nested list holds its own parent's records only: under `/parents/{id}/children/` a child
+  made under another parent is not listed, and each parent lists its own. A list that ignores
+  the parent in its path (or a create that files the child under the wrong parent) passes
+  every single-parent test.
 """
 
 from __future__ import annotations
@@ -16,9 +20,17 @@ from pipeline.offline.gen_api import update_payload
 from pipeline.offline.gen_behaviour import create_record, listable, start_cleaning
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import thing
-from pipeline.offline.gen_model import Resource
-from pipeline.offline.gen_query import get_listed, id_list, listing_of, size_param
+from pipeline.offline.gen_model import Resource, first_record
+from pipeline.offline.gen_query import (
+    get_listed,
+    id_list,
+    list_shape,
+    listing_of,
+    records_path,
+    size_param,
+)
 from pipeline.offline.gen_refusals import documents_errors
+from pipeline.records import Endpoint
 
 
 def deleted_not_listed(w: Writer, res: Resource) -> Case | None:
@@ -83,7 +95,58 @@ def kept_apart(w: Writer, res: Resource) -> Case | None:
     return case
 
 
+def _listed_ids(case: Case, w: Writer, ep: Endpoint, var: str, bindings: dict[str, str],
+                res: Resource) -> str:
+    """List `ep` under `bindings`; the source of the ids it lists, read where the document
+    shows the records and their id, else wherever an implementation puts them."""
+    case.add(w.call(case, var, ep, bindings), status_assert(var, ep))
+    records = records_path(list_shape(ep))
+    first = first_record(list_shape(ep))
+    if records is None or not isinstance(first, dict) or res.id_field not in first:
+        return (f"[id_of_record(record, {literal(res.noun)}) "
+                f"for record in records_in({var}.json())]")
+    return id_list(records.replace("body", f"{var}.json()", 1), res)
+
+
+def scoped_to_parent(w: Writer, res: Resource) -> Case | None:
+    """A child under each of two parents: each parent's list holds its own child only."""
+    parent, ep = res.parent, res.listing
+    if (parent is None or ep is None or parent.create is None or not parent.param
+            or not res.creatable or not w.model.reachable(ep)
+            or not w.model.reachable(parent.create)):
+        return None
+    case = Case(f"test_{res.noun}s_listed_under_their_own_{parent.noun}", "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    case.add(*payload_lines("other_parent_payload", w.payload_for(parent) or {}),
+             w.call(case, "other_parent_response", parent.create, bindings,
+                    "json=other_parent_payload", target=False),
+             status_assert("other_parent_response", parent.create))
+    if not w.take_created(case, parent, "other_parent_response", "other_parent_payload",
+                          bindings, "other_parent", "other_parent_id"):
+        return None
+    if parent.parent is None and parent.delete is not None:
+        line = w.call(case, "_", parent.delete, {**bindings, parent.param: "other_parent_id"},
+                      target=False)
+        case.cleanup.append(line.split(" = ", 1)[1])
+    other = {**bindings, parent.param: "other_parent_id"}
+    assert res.create is not None
+    case.add(*payload_lines("other_payload", w.payload_for(res) or {}),
+             w.call(case, "other_response", res.create, other, "json=other_payload"),
+             status_assert("other_response", res.create))
+    if not w.take_created(case, res, "other_response", "other_payload", other,
+                          "other_record", "other_id"):
+        return None
+    case.add(f"mine_ids = {_listed_ids(case, w, ep, 'mine', bindings, res)}",
+             f"theirs_ids = {_listed_ids(case, w, ep, 'theirs', other, res)}",
+             f"assert {res.id_var} in mine_ids and other_id not in mine_ids",
+             f"assert other_id in theirs_ids and {res.id_var} not in theirs_ids")
+    return case
+
+
 def list_cases(w: Writer) -> list[Case | None]:
     """Every template here over the model's resources, in a fixed order."""
     return [c for res in w.model.resources for c in (deleted_not_listed(w, res),
-                                                     kept_apart(w, res))]
+                                                     kept_apart(w, res),
+                                                     scoped_to_parent(w, res))]
