@@ -112,6 +112,55 @@ def test_list_items_grows_by_one_after_create(base_url, session, unique):
             session.delete(f"{base_url}/items/{record_id}")
 
 
+def test_stock_movements_listed_under_their_own_item(base_url, session, unique):
+    item_payload = {
+        "sku": unique("bolt-m8-40"),
+        "name": unique("Hex bolt M8x40"),
+        "category": "fasteners",
+        "quantity": 1200,
+        "unit_price": 0.35,
+        "reorder_level": 500,
+    }
+    item_response = session.post(f"{base_url}/items", json=item_payload)
+    assert item_response.status_code == 201, item_response.text
+    item = item_response.json()
+    item_id = item["id"]
+    try:
+        payload = {"type": "out", "quantity": 150, "note": "order 88123"}
+        response = session.post(f"{base_url}/items/{item_id}/stock-movements", json=payload)
+        assert response.status_code == 201, response.text
+        stock_movement = response.json()
+        stock_movement_id = stock_movement["id"]
+        other_parent_payload = {
+            "sku": unique("bolt-m8-40"),
+            "name": unique("Hex bolt M8x40"),
+            "category": "fasteners",
+            "quantity": 1200,
+            "unit_price": 0.35,
+            "reorder_level": 500,
+        }
+        other_parent_response = session.post(f"{base_url}/items", json=other_parent_payload)
+        assert other_parent_response.status_code == 201, other_parent_response.text
+        other_parent = other_parent_response.json()
+        other_parent_id = other_parent["id"]
+        other_payload = {"type": "out", "quantity": 150, "note": "order 88123"}
+        other_response = session.post(f"{base_url}/items/{other_parent_id}/stock-movements", json=other_payload)
+        assert other_response.status_code == 201, other_response.text
+        other_record = other_response.json()
+        other_id = other_record["id"]
+        mine = session.get(f"{base_url}/items/{item_id}/stock-movements")
+        assert mine.status_code == 200, mine.text
+        theirs = session.get(f"{base_url}/items/{other_parent_id}/stock-movements")
+        assert theirs.status_code == 200, theirs.text
+        mine_ids = [record["id"] for record in mine.json()["movements"]]
+        theirs_ids = [record["id"] for record in theirs.json()["movements"]]
+        assert stock_movement_id in mine_ids and other_id not in mine_ids
+        assert other_id in theirs_ids and stock_movement_id not in theirs_ids
+    finally:
+        session.delete(f"{base_url}/items/{item_id}")
+        session.delete(f"{base_url}/items/{other_parent_id}")
+
+
 def test_two_items_read_back_each_as_itself(base_url, session, unique):
     created = []
     try:

@@ -137,6 +137,51 @@ def test_registration_lifecycle_create_read_update_delete(base_url, session, uni
         session.delete(f"{base_url}/api/v2/events/{event_id}")
 
 
+def test_registrations_listed_under_their_own_event(base_url, session, unique):
+    event_payload = {
+        "title": unique("Intro to bookbinding"),
+        "location": "Room 2",
+        "starts_at": "2030-09-14T16:00:00Z",
+        "capacity": 12,
+    }
+    event_response = session.post(f"{base_url}/api/v2/events", json=event_payload)
+    assert event_response.status_code == 201, event_response.text
+    event = event_response.json()
+    event_id = event["id"]
+    try:
+        payload = {"name": unique("Jun Park"), "email": unique("Jun@Example.org")}
+        response = session.post(f"{base_url}/api/v2/events/{event_id}/registrations", json=payload)
+        assert response.status_code == 201, response.text
+        registration = response.json()
+        registration_id = registration["id"]
+        other_parent_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        other_parent_response = session.post(f"{base_url}/api/v2/events", json=other_parent_payload)
+        assert other_parent_response.status_code == 201, other_parent_response.text
+        other_parent = other_parent_response.json()
+        other_parent_id = other_parent["id"]
+        other_payload = {"name": unique("Jun Park"), "email": unique("Jun@Example.org")}
+        other_response = session.post(f"{base_url}/api/v2/events/{other_parent_id}/registrations", json=other_payload)
+        assert other_response.status_code == 201, other_response.text
+        other_record = other_response.json()
+        other_id = other_record["id"]
+        mine = session.get(f"{base_url}/api/v2/events/{event_id}/registrations")
+        assert mine.status_code == 200, mine.text
+        theirs = session.get(f"{base_url}/api/v2/events/{other_parent_id}/registrations")
+        assert theirs.status_code == 200, theirs.text
+        mine_ids = [record["id"] for record in mine.json()]
+        theirs_ids = [record["id"] for record in theirs.json()]
+        assert registration_id in mine_ids and other_id not in mine_ids
+        assert other_id in theirs_ids and registration_id not in theirs_ids
+    finally:
+        session.delete(f"{base_url}/api/v2/events/{event_id}")
+        session.delete(f"{base_url}/api/v2/events/{other_parent_id}")
+
+
 def test_two_events_read_back_each_as_itself(base_url, session, unique):
     created = []
     try:
