@@ -57,13 +57,6 @@ SERVER = textwrap.dedent("""\
     SCOPED = True
 
     class H(BaseHTTPRequestHandler):
-        def body(self):
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            try:
-                return json.loads(raw)
-            except ValueError:
-                return None
-
         def ok(self, data, status=200):
             self.reply(status, {"ok": True, "data": data})
 

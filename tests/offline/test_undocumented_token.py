@@ -99,13 +99,6 @@ SERVER = textwrap.dedent("""\
     READ_FIRST = False  # a plot's read answers the first plot whatever the id
 
     class H(BaseHTTPRequestHandler):
-        def body(self):
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            try:
-                return json.loads(raw)
-            except ValueError:
-                return None
-
         def who(self):
             auth = self.headers.get("Authorization", "")
             return TOKENS.get(auth[7:]) if auth.startswith("Bearer ") else None

@@ -57,13 +57,6 @@ SERVER = textwrap.dedent("""\
     NOW = "2026-01-01T00:00:00Z"  # ISO strings in one zone compare as times
 
     class H(BaseHTTPRequestHandler):
-        def body(self):
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            try:
-                return json.loads(raw)
-            except ValueError:
-                return None
-
         def do_POST(self):
             data = self.body()
             if not isinstance(data, dict):

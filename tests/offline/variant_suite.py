@@ -12,9 +12,17 @@ from pipeline.tasks import load_task
 
 Outcomes = dict[str, dict[str, str]]
 
-# The end of a stdlib test service (`class H(BaseHTTPRequestHandler)` above it): a JSON reply
-# with an optional Location header, no request log, served on $PORT of the loopback.
+# The end of a stdlib test service (`class H(BaseHTTPRequestHandler)` above it): the request's
+# JSON body (None when it does not parse), a JSON reply with an optional Location header, no
+# request log, served on $PORT of the loopback.
 SERVE_JSON = '''
+    def body(self):
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return None
+
     def reply(self, status, body, location=None):
         data = json.dumps(body).encode()
         self.send_response(status)
