@@ -34,11 +34,11 @@ from pipeline.offline.gen_model import (
     Resource,
     error_code,
     has_reference,
-    payload_of,
     response_doc,
     schema_constants,
     success_status,
 )
+from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint
 
 

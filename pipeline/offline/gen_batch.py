@@ -16,10 +16,10 @@ from pipeline.offline.gen_common import thing
 from pipeline.offline.gen_model import (
     REFERENCE_KEY,
     Resource,
-    payload_of,
     response_doc,
     success_status,
 )
+from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint
 
 

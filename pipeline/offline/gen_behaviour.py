@@ -39,10 +39,10 @@ from pipeline.offline.gen_model import (
     Resource,
     error_code,
     has_reference,
-    payload_of,
     response_doc,
     success_status,
 )
+from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint, Param
 
 OFFSET_PARAMS = ("offset", "skip")

@@ -30,8 +30,8 @@ from pipeline.offline.gen_model import (
     conflict_code,
     error_code,
     has_reference,
-    payload_of,
 )
+from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint
 
 DUPLICATE_WORDS = ("exist", "duplicate", "taken", "already", "unique", "in use", "已存在", "重复")

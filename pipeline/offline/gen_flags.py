@@ -21,7 +21,8 @@ import re
 
 from pipeline.offline.gen_api import find_listed
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
-from pipeline.offline.gen_model import Resource, payload_of
+from pipeline.offline.gen_model import Resource
+from pipeline.offline.payloads import payload_of
 from pipeline.offline.tolerant import verb_forms
 from pipeline.records import Endpoint
 

@@ -25,12 +25,12 @@ from pipeline.offline.gen_model import (
     error_code,
     has_reference,
     login_sources,
-    payload_of,
     response_doc,
     success_status,
     token_field,
     token_source,
 )
+from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint
 
 

@@ -18,11 +18,11 @@ from pipeline.offline.gen_model import (
     Resource,
     error_code,
     has_reference,
-    payload_of,
     response_doc,
     success_status,
 )
 from pipeline.offline.gen_state_rules import unchanged_record
+from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint, Param
 
 _RANGE = re.compile(r"(?<![\w.])(-?\d+)\s*(?:–|—|-|\.\.|to)\s*(-?\d+)(?![\w.])")

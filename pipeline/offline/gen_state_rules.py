@@ -29,10 +29,10 @@ from pipeline.offline.gen_model import (
     conflict_code,
     error_code,
     has_reference,
-    payload_of,
     schema_record,
     snake,
 )
+from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint
 
 _RESET = re.compile(r"\breset|\brestart|initial\s+state|重置", re.I)

@@ -26,12 +26,12 @@ from pipeline.offline.gen_model import (
     build_model,
     item_path,
     login_sources,
-    payload_of,
     segments,
     singular,
     snake,
     token_field,
 )
+from pipeline.offline.payloads import payload_of
 from pipeline.offline.shape import find_id, id_names
 from pipeline.offline.tolerant import token_in
 from pipeline.records import Endpoint, Observation, Spec

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from variant_suite import SERVE_JSON, outcomes_on_variants
 
-from pipeline.offline.gen_model import build_model, payload_of
+from pipeline.offline.gen_model import build_model
+from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint, Param
 from pipeline.spec import extract_spec
 
