@@ -22,6 +22,7 @@ from pipeline.offline.gen_common import (
     query_param,
     record_checks,
     records_expr,
+    reported_key,
     thing,
     unknown_url,
 )
@@ -217,10 +218,12 @@ def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) 
     case.add(w.call(case, "updated", ep, bindings, "json=changes"), status_assert("updated", ep))
     echo = w.echo_fields(res, changes)
     if success_status(ep) != 204 and res.observed(ep) is None:  # a shown answer only
+        shown = {k: reported_key(ep, k) for k in echo}
         case.add("after = updated.json()")
-        case.add(*[f"assert after[{literal(k)}] == changes[{literal(k)}]" for k in echo])
-        if not echo:
-            case.add(f"assert after[{literal(res.id_field)}] == {res.id_var}")
+        case.add(*[f"assert after[{literal(r)}] == changes[{literal(k)}]"
+                   for k, r in shown.items() if r is not None])
+        if not any(shown.values()):
+            case.add(f"assert after[{literal(_id_key(res, ep))}] == {res.id_var}")
     if res.get is not None and w.model.reachable(res.get) and echo:
         case.add(w.call(case, "reread", res.get, bindings), status_assert("reread", res.get),
                  f"stored = {res.record_of('reread', res.get)}",
@@ -232,6 +235,18 @@ def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) 
         case.add(f"stored = {found}",
                  *[f"assert stored[{literal(k)}] == changes[{literal(k)}]" for k in echo])
     return True
+
+
+def _id_key(res: Resource, ep: Endpoint) -> str:
+    """The key the documented answer of `ep` gives the record's id under: the record's id
+    field, else the one id it reports (`"updated_question_id": 2`)."""
+    doc = response_doc(ep)
+    if isinstance(doc, dict) and res.id_field not in doc:
+        named = [k for k in doc if re.search(r"(?:^|_)id$|[a-z]Id$", str(k))
+                 and res.noun.lower() in str(k).lower()]
+        if len(named) == 1:
+            return named[0]
+    return res.id_field or "id"
 
 
 def find_listed(w: Writer, case: Case, res: Resource, bindings: dict[str, str],
@@ -394,12 +409,27 @@ def page_past_end(w: Writer, ep: Endpoint) -> Case | None:
     param = query_param(w.model, ep, PAGE_PARAMS)
     if param is None:
         return None
+    if error_code(ep, 404, "page"):  # "404 ... (i.e. a page of questions that don't exist)"
+        return _page_past_end_404(w, ep, param)
     made = _list_case(w, ep, f"test_list_{thing(ep.path)}_page_past_end_returns_no_records",
                       f"{{{literal(param)}: 100000}}")
     if made is None:
         return None
     case, records = made
     case.add(f"assert {records} == []")
+    return case
+
+
+def _page_past_end_404(w: Writer, ep: Endpoint, param: str) -> Case | None:
+    """The document answers a page that does not exist with 404: the first page (the
+    control: a service answering 404 to every page fails) is found, one far past it is not."""
+    if ep.method != "GET" or path_params(ep.path) or not w.model.reachable(ep):
+        return None
+    case = Case(f"test_list_{thing(ep.path)}_page_past_end_returns_404", "edge_case")
+    case.add(w.call(case, "first", ep, {}, f"params={{{literal(param)}: 1}}"),
+             status_assert("first", ep),
+             w.call(case, "response", ep, {}, f"params={{{literal(param)}: 100000}}"),
+             "assert response.status_code == 404, response.text", *w.errors("response", 404))
     return case
 
 

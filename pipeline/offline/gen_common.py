@@ -244,3 +244,30 @@ def no_leak(w: Writer, case: Case, ep: Endpoint) -> tuple[dict[str, str], list[s
     # raw, and as JSON escapes it (`\\u8bfb...`) when the service answers in ASCII
     return bindings, [f"assert {value} not in response.text",
                       f"assert ascii({value})[1:-1] not in response.text"]
+
+
+def reported_key(ep: Endpoint, key: str) -> str | None:
+    """Where `ep`'s documented answer reports the value sent for `key`: under `key`, or as the
+    new value of a change it reports (`"new_rating": 5` beside `"old_rating": 3`), there only
+    where the document's own example shows the value sent coming back (an answer adding the
+    value sent to the old one shows another: `"score": "2"` -> `"new_score": 3`). None:
+    nowhere."""
+    doc = response_doc(ep)
+    if not isinstance(doc, dict):
+        return key  # no answer shown: where the record's field is
+    if key in doc:  # the record itself (an example copied from a read may show old values)
+        return key
+    sent = ep.request_example if isinstance(ep.request_example, dict) else {}
+    for name in (f"new_{key}", f"new{key[:1].upper()}{key[1:]}"):
+        if name in doc:
+            return name if key not in sent or str(sent[key]) == str(doc[name]) else None
+    return None
+
+
+def previous_key(ep: Endpoint, key: str) -> str | None:
+    """The key `ep`'s documented answer reports `key`'s value before the change under
+    (`old_rating`, `previous_rating`, `oldRating`)."""
+    doc = response_doc(ep)
+    cap = key[:1].upper() + key[1:]
+    return next((n for n in (f"old_{key}", f"previous_{key}", f"old{cap}", f"previous{cap}")
+                 if isinstance(doc, dict) and n in doc), None)

@@ -13,7 +13,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.offline.names import is_param, segments, singular, snake
 from pipeline.offline.payloads import payload_of
+from pipeline.offline.references import free_references, shown_references
 from pipeline.offline.shape import Shape, id_key, id_names, only_id, record_path, shape_of
 from pipeline.records import Endpoint, Spec
 
@@ -26,29 +28,6 @@ PAGE_PARAMS = ("page",)
 SIZE_PARAMS = ("per_page", "page_size", "pageSize", "size", "limit")
 REGISTER_PATH = re.compile(r"register|sign-?up", re.I)
 UNSAFE_PATH = re.compile(r"reset|clear|purge|shutdown|wipe|seed", re.I)
-
-
-def is_param(segment: str) -> bool:
-    return segment.startswith("{") and segment.endswith("}")
-
-
-def segments(path: str) -> list[str]:
-    return [s for s in path.split("/") if s]
-
-
-def snake(name: str) -> str:
-    name = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
-    return re.sub(r"[^0-9A-Za-z]+", "_", name).strip("_").lower() or "item"
-
-
-def singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
-        return word[:-1]
-    return word
 
 
 def item_path(collection: str, paths: set[str]) -> str | None:
@@ -178,20 +157,6 @@ def has_reference(value: Any, top: bool = True) -> bool:
     return False
 
 
-def free_references(payload: dict[str, Any], paths: set[str]) -> tuple[str, ...]:
-    """Top-level string ids (`content_id`) of a thing no documented path names (no
-    `/contents`): the service cannot check them against anything, so a fresh value is valid."""
-    words = {w for p in paths for seg in p.strip("/").split("/") for w in re.split(r"[-_]", seg)}
-    out = []
-    for key, value in payload.items():
-        m = re.match(r"^([a-z]+)_id$", key)
-        if m and isinstance(value, str) and not any(
-                w.lower().startswith(m.group(1).lower())
-                or singular(w.lower()) == m.group(1).lower() for w in words if w):
-            out.append(key)
-    return tuple(out)
-
-
 _NOT_NOUN = re.compile(r"^(?:api|v\d+(?:\.\d+)*|rest)$", re.I)
 @dataclass
 class Resource:
@@ -210,6 +175,7 @@ class Resource:
     id_field: str | None = None
     id_example: Any = None
     free_refs: tuple[str, ...] = ()  # ids of things no documented path manages: any value
+    shown_refs: tuple[str, ...] = ()  # ids of records the document shows existing: as written
     shape: Shape | None = None  # observed on the running oracle (see shape.py)
 
     def observed(self, ep: Endpoint | None) -> Shape | None:
@@ -277,7 +243,8 @@ class Resource:
     def creatable(self) -> bool:
         if self.create is None or self.payload is None:
             return False
-        if has_reference({k: v for k, v in self.payload.items() if k not in self.free_refs}):
+        if has_reference({k: v for k, v in self.payload.items()
+                          if k not in self.free_refs + self.shown_refs}):
             return False
         return self.parent is None or self.parent.creatable
 
@@ -461,12 +428,15 @@ def build_model(spec: Spec) -> Model:
             res.id_example = res.payload.get(res.id_field or "")
         if res.item is None and (res.id_field not in res.fields or res.parent is None):
             resources.remove(res)  # a state under a record (a loan), not a collection
+    listings = {e.path: response_doc(e) for e in eps if e.method == "GET" and "{" not in e.path}
     for res in resources:
         res.free_refs = free_references(res.payload or {}, paths)
         if spec.observed:
             res.shape = shape_of(spec.observed, res.collection, res.item, res.param, res.noun)
             if res.id_field is None and res.shape is not None and res.shape.create_id:
                 res.id_field = res.shape.create_id  # `{post}` named by no field: as observed
+            res.shown_refs = shown_references(res.payload or {}, listings,
+                                              res.shape is not None)
     model = Model(spec=spec, resources=resources, by_item=by_item)
     if spec.auth is not None:
         login_path = spec.auth.login_path

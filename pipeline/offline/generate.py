@@ -25,6 +25,7 @@ from pipeline.offline import (
     gen_pages,
     gen_query,
     gen_refusals,
+    gen_reports,
     gen_rules,
     gen_state_rules,
 )
@@ -51,6 +52,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_api.get_item(w, res)
         yield gen_api.location_names_record(w, res)
         yield gen_api.update(w, res)
+        yield gen_reports.update_reports_previous(w, res)
         yield gen_api.delete(w, res)
         yield gen_errors.create_empty(w, res)
         yield gen_errors.malformed_json(w, res)

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from pipeline.records import Endpoint
+from pipeline.spec.schema import json_type
 
 # names whose value is a number, a flag, a date, a duration, a file or a reference even where
 # no type is documented
@@ -65,13 +66,33 @@ def _value_for(name: str, type_: str | None, known: dict[str, Any],
     return _text_for(name, t, constraints, word)
 
 
+_NUMERAL = re.compile(r"^-?\d+(?:\.\d+)?$")
+
+
+def _typed(ep: Endpoint, example: dict[str, Any]) -> dict[str, Any]:
+    """The example with a number written as a string (`"rating": "3"`, as curl examples often
+    send) given as the number its documented type says: a service reading `rating (int)`
+    answers and stores 3, which the test then compares with what it sent."""
+    props = (ep.request_schema or {}).get("properties") or {}
+    for key, value in example.items():
+        if not isinstance(value, str) or not _NUMERAL.match(value):
+            continue
+        param = next((p for p in ep.params if p.name == key and p.location == "body"), None)
+        kind = json_type(param.type if param else None) or (props.get(key) or {}).get("type")
+        if kind == "integer" and "." not in value:
+            example[key] = int(value)
+        elif kind == "number":
+            example[key] = float(value) if "." in value else int(value)
+    return example
+
+
 def payload_of(ep: Endpoint, known: dict[str, Any] | None = None) -> dict | None:
     """A request body the document vouches for: its example, else its required fields
     (values from `known`, the record example, or typed defaults); where the document marks
     none required or optional, every field it lists (sending all is what it describes); an
     update's text differs from a create's, so a lost update shows."""
     if isinstance(ep.request_example, dict) and ep.request_example:
-        return dict(ep.request_example)
+        return _typed(ep, dict(ep.request_example))
     body = [p for p in ep.params if p.location == "body"]
     schema = ep.request_schema or {}
     required = set(schema.get("required") or []) | {p.name for p in body if p.required}

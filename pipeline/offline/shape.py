@@ -152,7 +152,8 @@ def shape_of(observed: list[Observation], collection: str, item: str | None,
         create_id = id_key(create.answer, names) or only_id(create.answer, noun)
         create_record = () if create_id else None
     listing = next((o for o in mine if o.method == "GET" and o.path == collection), None)
-    listed = [r for r in records_in(listing.answer) if isinstance(r, dict) and holds(r, sent)
+    listed = [r for r in records_in(listing.answer) if isinstance(r, dict)
+              and 2 * len(holds(r, sent)) >= max(len(_scalars(sent)), 1)
               and id_of_record(r, noun) is not None] if listing is not None else []
     read = next((o for o in mine if o.method == "GET" and o.path == item), None)
     stored = record_in(read.answer) if read is not None else None

@@ -50,6 +50,7 @@ def required_flag(text: str) -> bool | None:
 _COMMENT = re.compile(r"(?<![:\"'\w])\s*(?://|#).*$", re.M)
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 _BAD_ESCAPE = re.compile(r"\\(?![\"\\/bfnrtu])")
+_MISSING_COMMA = re.compile(r'((?:"|\d|true|false|null|[}\]]))[ \t]*(\n\s*")')
 
 
 def parse_json(text: str) -> Any:
@@ -71,6 +72,10 @@ def parse_json(text: str) -> Any:
         pass
     try:  # a regex written as "^\$[a-z]+$": a backslash JSON has no escape for stays literal
         return json.loads(_BAD_ESCAPE.sub(r"\\\\", cleaned))
+    except ValueError:
+        pass
+    try:  # a comma left out at a line's end (`"success": true` / `"created_user_id": 4`)
+        return json.loads(_MISSING_COMMA.sub(r"\1,\2", cleaned))
     except ValueError:
         return s
 

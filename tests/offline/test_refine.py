@@ -74,6 +74,23 @@ def test_refine_repairs_status_to_documented_actual() -> None:
     assert refined.case_id == _case().case_id and refined.name == _case().name
 
 
+def test_refine_keeps_a_documented_error_status_beside_the_one_the_oracle_gave() -> None:
+    spec = Spec(endpoints=[Endpoint(
+        method="PATCH", path="/items/{id}",
+        status_codes={200: "OK", 404: "does not exist", 422: "update of a deleted item"})])
+    code = ('def test_patch_item_unknown_id_returns_404(base_url, session):\n'
+            '    response = session.patch(f"{base_url}/items/999", json={"a": 1})\n'
+            '    assert response.status_code == 404, response.text\n')
+    case = _case(code, "test_patch_item_unknown_id_returns_404")
+    out = _failure("assert response.status_code == 404, response.text", "assert 422 == 404")
+    refined = refine_case(case, _evidence(out), [], spec)
+    assert "assert response.status_code in (404, 422), response.text" in refined.code
+    undocumented = Spec(endpoints=[Endpoint(method="PATCH", path="/items/{id}",
+                                            status_codes={200: "OK", 422: "deleted"})])
+    again = refine_case(case, _evidence(out), [], undocumented)  # 404 was a guess: 422 alone
+    assert "assert response.status_code == 422, response.text" in again.code
+
+
 def test_refine_drops_undocumented_status_but_keeps_other_assertions() -> None:
     out = _failure("assert response.status_code == 201, response.text", "assert 500 == 201")
     refined = refine_case(_case(), _evidence(out), [], SPEC)
@@ -290,3 +307,23 @@ def test_a_refusal_by_an_undocumented_error_code_stays_a_refusal() -> None:
     same = refine_case(case, Evidence(case_id=case.case_id, round=0,
                                       runs=[RunResult(outcome="failed", output=ok)]), [], spec)
     assert same is case
+
+
+def test_a_second_delete_refused_by_another_client_error_stays_refused() -> None:
+    """404 expected for a second delete, 422 came back (undocumented there): the test keeps
+    asserting a client error instead of losing the check it exists for."""
+    code = ('def test_delete_item_twice_returns_404(base_url, session):\n'
+            '    first = session.delete(f"{base_url}/items/1")\n'
+            '    assert first.status_code == 200, first.text\n'
+            '    second = session.delete(f"{base_url}/items/1")\n'
+            '    assert second.status_code == 404, second.text\n')
+    spec = Spec(endpoints=[Endpoint(method="DELETE", path="/items/{id}",
+                                    status_codes={200: "OK", 404: "does not exist"})])
+    out = _failure("assert second.status_code == 404, second.text", "assert 422 == 404")
+    refined = refine_case(_case(code, "test_delete_item_twice_returns_404"), _evidence(out), [],
+                          spec)
+    assert "assert 400 <= second.status_code < 500, second.text" in refined.code
+    assert "assert first.status_code == 200" in refined.code
+    server = out.replace("422", "500")  # a server error is no refusal the test can keep
+    assert "second.status_code" not in refine_case(
+        _case(code, "test_delete_item_twice_returns_404"), _evidence(server), [], spec).code

@@ -48,3 +48,11 @@ def test_only_whole_objects_after_a_label_at_a_line_start_count() -> None:
     assert bare_json_spans("Ids: [1, 2]") == []  # not an object or list of objects
     assert bare_json_spans('Example: {"a": [1, {"b": 2}]} trailing') == [
         ("Example", {"a": [1, {"b": 2}]})]
+
+
+def test_a_comma_left_out_at_a_line_end_is_read() -> None:
+    from pipeline.spec.schema import parse_json
+
+    assert parse_json('{\n  "success": true\n  "created_user_id": 4\n}') == {
+        "success": True, "created_user_id": 4}
+    assert parse_json('{"a": 1 "b": 2}') == '{"a": 1 "b": 2}'  # not a line end: left as text
