@@ -23,10 +23,12 @@ from pipeline.offline import (
     gen_flows,
     gen_lists,
     gen_pages,
+    gen_paging,
     gen_query,
     gen_refusals,
     gen_reports,
     gen_rules,
+    gen_shown,
     gen_state_rules,
 )
 from pipeline.offline.gen_code import Case, Writer
@@ -81,12 +83,14 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
             yield gen_api.static_get(w, ep)
             yield gen_api.search_no_match(w, ep)
             yield gen_api.page_past_end(w, ep)
+            yield gen_paging.pages_hold_every_record(w, ep)
             yield gen_api.page_size_one(w, ep)
             yield gen_errors.bad_query(w, ep)
         elif static and ep.method == "POST" and not _is_resource_slot(model, ep):
             yield gen_api.static_post(w, ep)
         elif not static and not _is_resource_slot(model, ep):
             yield gen_api.action(w, ep)
+            yield gen_shown.list_of_shown_record(w, ep)
             yield gen_errors.repeat_conflict(w, ep)
         yield gen_api.unknown_get(w, ep)
         yield gen_errors.mutate_unknown(w, ep)

@@ -30,7 +30,7 @@ def free_references(payload: dict[str, Any], paths: set[str]) -> tuple[str, ...]
     return tuple(out)
 
 
-def _shown_ids(doc: Any) -> set[str]:
+def shown_ids(doc: Any) -> set[str]:
     """Ids a documented list answer shows: its records' ids, or the keys of an id -> name
     map (`"categories": {"1": "Science", ...}`)."""
     ids = {str(i) for r in records_in(doc) if (i := id_of_record(r)) is not None}
@@ -58,7 +58,7 @@ def shown_references(payload: dict[str, Any], listings: dict[str, Any],
         for path, doc in listings.items():
             segs = segments(path)
             if segs and singular(segs[-1].lower()) == m.group(1) and str(value) in \
-                    _shown_ids(doc):
+                    shown_ids(doc):
                 out.append(key)
                 break
     return tuple(out)
