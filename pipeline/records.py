@@ -100,11 +100,14 @@ class Endpoint(BaseModel):
     request_form: bool = False
     # the answer's `Location` header names the created record (dumped only when set)
     location_header: bool = False
+    # the document keeps this call to the record's author ("only the author can ...");
+    # dumped only when set
+    owner_only: bool = False
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         out = handler(self)
-        for flag in ("request_form", "location_header"):
+        for flag in ("request_form", "location_header", "owner_only"):
             if not getattr(self, flag):
                 out.pop(flag, None)
         return out

@@ -1,13 +1,17 @@
 """Offline templates for access rules: a token the service never issued is refused, and
 another user can neither change nor delete a record, which its owner still reads unchanged.
+A call the document keeps to the record's author in prose ("only the author can ...",
+`Endpoint.owner_only`) is refused to another user and then made by the owner.
 (Calls without any token: `gen_fallback_auth`.)"""
 
 from __future__ import annotations
 
 from pipeline.offline.gen_api import update_payload
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
-from pipeline.offline.gen_common import no_leak, thing
-from pipeline.offline.gen_model import Resource, error_code
+from pipeline.offline.gen_common import VERBS, action_name, bind, no_leak, thing
+from pipeline.offline.gen_model import Resource, error_code, has_reference
+from pipeline.offline.payloads import payload_of
+from pipeline.records import Endpoint
 
 
 def wrong_token(w: Writer) -> Case | None:
@@ -55,4 +59,42 @@ def other_user_cannot_change(w: Writer, res: Resource) -> Case | None:
              f"assert {res.id_of(res.record_of('still', get), get)} == {res.id_var}")
     echo = w.echo_fields(res, res.payload or {})
     case.add(*[f"assert still.json()[{literal(k)}] == payload[{literal(k)}]" for k in echo])
+    return case
+
+
+def _body(w: Writer, ep: Endpoint) -> dict | None:
+    """What an owner-only call sends: nothing for a read or a delete, else the documented
+    body (an update: the changed create body where none is documented)."""
+    if ep.method in ("GET", "DELETE"):
+        return {}
+    res = w.model.owner(ep.path)
+    body = payload_of(ep) if ep.method == "POST" or res is None or res.update is not ep \
+        else update_payload(res)
+    return None if body is None or has_reference(body) else body
+
+
+def other_user_refused(w: Writer, ep: Endpoint) -> Case | None:
+    """Another user's call on the owner's record is refused (a client error: 403 and 404
+    both say "not yours"), and the same call by the owner then succeeds: a service that
+    lets anyone in fails, and so does one that refuses everyone."""
+    if not ep.owner_only or "{" not in ep.path or not w.model.needs_auth(ep) \
+            or not w.model.auth_usable or not w.model.reachable(ep):
+        return None
+    body = _body(w, ep)
+    if body is None:
+        return None
+    case = Case(f"test_other_user_cannot_{VERBS[ep.method]}_{action_name(w.model, ep)}",
+                "integration")
+    bindings = bind(case, w, ep, deletable=ep.method == "DELETE", target_var="made")
+    if bindings is None:
+        return None
+    extra = ""
+    if body:
+        case.add(*payload_lines("sent", body))
+        extra = "json=sent, "
+    case.add(w.call(case, "refused", ep, bindings, extra + "headers=other_auth_headers",
+                    auth=False),
+             "assert 400 <= refused.status_code < 500, refused.text",
+             w.call(case, "allowed", ep, bindings, extra.rstrip(", ")),
+             status_assert("allowed", ep))
     return case

@@ -481,4 +481,5 @@ def behaviour_cases(w: Writer) -> list[Case | None]:
                 gen_access.other_user_cannot_change(w, res)]
     out.append(gen_access.wrong_token(w))
     out += [posted_then_listed(w, ep) for ep in w.model.spec.endpoints]
+    out += [gen_access.other_user_refused(w, ep) for ep in w.model.spec.endpoints]
     return out

@@ -3,7 +3,10 @@
 and the document's list of categories shows category 5. A test reads the same list for that
 record: the answer names the record it was asked for, every listed record belongs to it, and
 a record the test adds to it (where it can add one) is listed there. A list that answers for
-no record (`null`), for another, or lists records of every record fails here."""
+no record (`null`), for another, or lists records of every record fails here.
+
+A list documented as a map from id to name (`"users": {"1": "Alice", "2": "Bob"}`) holds a
+record the test creates under its id, with the name it was given."""
 
 from __future__ import annotations
 
@@ -75,4 +78,30 @@ def list_of_shown_record(w: Writer, ep: Endpoint) -> Case | None:
              f"assert all(record[{literal(member)}] == {param} for record in {records})")
     if child is not None:
         case.add(f"assert {child.id_var} in [record[\"id\"] for record in {records}]")
+    return case
+
+
+def _name_map(doc: Any) -> str | None:
+    """The key of the id -> name map a documented list answer holds."""
+    if not isinstance(doc, dict):
+        return None
+    keys = [k for k, v in doc.items() if isinstance(v, dict) and v and all(
+        str(i).isdigit() and isinstance(n, str) for i, n in v.items())]
+    return keys[0] if len(keys) == 1 else None
+
+
+def created_in_map(w: Writer, res: Resource) -> Case | None:
+    ep = res.listing
+    key = _name_map(response_doc(ep)) if ep is not None else None
+    names = [k for k, v in (res.payload or {}).items() if isinstance(v, str)]
+    if ep is None or key is None or len(names) != 1 or not res.creatable \
+            or res.parent is not None or not w.model.reachable(ep):
+        return None
+    case = Case(f"test_created_{res.noun}_is_in_the_{thing(ep.path)}_map_under_its_id",
+                "integration")
+    if not w.create_chain(case, res, {}):
+        return None
+    case.add(w.call(case, "listed", ep, {}), status_assert("listed", ep),
+             f"assert listed.json()[{literal(key)}][str({res.id_var})] == "
+             f"payload[{literal(names[0])}]")
     return case

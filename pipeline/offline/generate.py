@@ -55,6 +55,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_api.location_names_record(w, res)
         yield gen_api.update(w, res)
         yield gen_reports.update_reports_previous(w, res)
+        yield gen_shown.created_in_map(w, res)
         yield gen_api.delete(w, res)
         yield gen_errors.create_empty(w, res)
         yield gen_errors.malformed_json(w, res)

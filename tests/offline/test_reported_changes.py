@@ -4,9 +4,11 @@ reports `created_card_id`, an update answer that reports `old_`/`new_` values, a
 deck the document's own list shows) over a service with no read of one record: the suite
 sends the numbers as the documented type, uses the deck the document shows, checks the
 stored value through the old/new report, a second delete, the documented 404 for a page past
-the end, a walk over every page against the documented total, and the list of the documented
-deck; it catches a value stored in the wrong field, a lost update, a lost delete and
-a page past the end answered 200."""
+the end, a walk over every page against the documented total, the list of the documented
+deck and the id -> name map of decks; it catches a value stored in the wrong field, a lost
+update, a lost delete, a page past the end answered 200, pages numbered from 0, a deck's list
+that lists every deck's cards or does not name its deck, and decks listed as a list where the
+document shows a map."""
 
 from __future__ import annotations
 
@@ -153,6 +155,45 @@ README = textwrap.dedent("""\
     }
     ```
 
+    #### POST /decks
+
+    Create a new deck
+
+    ```bash
+    curl -X POST -H "Content-Type: application/json" -d '{"name": "German"}' \\
+      http://127.0.0.1:5000/decks
+    ```
+
+    Parameters:
+
+    - name (str): The name of the deck
+
+    Example Response:
+
+    ```bash
+    {
+      "success": true,
+      "created_deck_id": 3
+    }
+    ```
+
+    #### DELETE /decks/<deck_id>
+
+    Delete a deck
+
+    ```bash
+    curl -X DELETE http://127.0.0.1:5000/decks/3
+    ```
+
+    Example Response:
+
+    ```bash
+    {
+      "success": true,
+      "deleted_deck_id": 3
+    }
+    ```
+
     #### GET /decks
 
     Retrieve all decks
@@ -186,6 +227,7 @@ SERVER = textwrap.dedent("""\
     FIRST = 1
     SCOPED = True
     ECHO = True
+    AS_MAP = True
 
     class H(BaseHTTPRequestHandler):
         def fail(self, status):
@@ -194,8 +236,9 @@ SERVER = textwrap.dedent("""\
         def do_GET(self):
             url = urlsplit(self.path)
             if url.path == "/decks":
-                return self.reply(200, {"success": True,
-                                        "decks": {str(k): v for k, v in DECKS.items()}})
+                decks = {str(k): v for k, v in DECKS.items()} if AS_MAP else [
+                    {"id": k, "name": v} for k, v in DECKS.items()]
+                return self.reply(200, {"success": True, "decks": decks})
             m = re.fullmatch(r"/decks/(\\d+)/cards", url.path)
             if m:
                 deck = int(m.group(1))
@@ -219,6 +262,10 @@ SERVER = textwrap.dedent("""\
 
         def do_POST(self):
             data = self.body()
+            if self.path == "/decks" and isinstance(data, dict) and isinstance(
+                    data.get("name"), str):
+                DECKS[max(DECKS) + 1] = data["name"]
+                return self.reply(200, {"success": True, "created_deck_id": max(DECKS)})
             if self.path != "/cards" or not isinstance(data, dict):
                 return self.fail(400)
             try:
@@ -252,6 +299,12 @@ SERVER = textwrap.dedent("""\
                              "old_rating": old, "new_rating": rating})
 
         def do_DELETE(self):
+            d = re.fullmatch(r"/decks/(\\d+)", self.path)
+            if d:
+                if int(d.group(1)) not in DECKS:
+                    return self.fail(404)
+                del DECKS[int(d.group(1))]
+                return self.reply(200, {"success": True, "deleted_deck_id": int(d.group(1))})
             m = re.fullmatch(r"/cards/(\\d+)", self.path)
             if not m or int(m.group(1)) not in CARDS:
                 return self.fail(404)
@@ -289,12 +342,14 @@ def test_the_suite_catches_wrong_field_lost_update_lost_delete_and_page_past_end
          "past end 200": ("PAST_END = 404", "PAST_END = 200"),
          "pages from 0": ("FIRST = 1", "FIRST = 0"),
          "deck list unscoped": ("SCOPED = True", "SCOPED = False"),
-         "deck not named": ("ECHO = True", "ECHO = False")})
+         "deck not named": ("ECHO = True", "ECHO = False"),
+         "decks as a list": ("AS_MAP = True", "AS_MAP = False")})
     reports = "test_patch_card_reports_previous_value"
     walk = "test_list_cards_pages_hold_every_record_once"
     deck = "test_get_decks_cards_of_a_documented_deck_lists_its_own"
+    mapped = "test_created_deck_is_in_the_decks_map_under_its_id"
     named = [reports, "test_delete_card_twice_returns_404",
-             "test_list_cards_page_past_end_returns_404", walk, deck]
+             "test_list_cards_page_past_end_returns_404", walk, deck, mapped]
     # the build refines or drops what fails on the oracle; these must pass on it as written
     assert all(outcomes["good"].get(t) == "passed" for t in named), " ".join(outcomes["good"])
     assert outcomes["rating from difficulty"][reports] == "failed"
@@ -304,4 +359,5 @@ def test_the_suite_catches_wrong_field_lost_update_lost_delete_and_page_past_end
     assert outcomes["pages from 0"][walk] == "failed"
     assert outcomes["deck list unscoped"][deck] == "failed"
     assert outcomes["deck not named"][deck] == "failed"
+    assert outcomes["decks as a list"][mapped] == "failed"
     assert outcomes["update lost"][walk] == "passed"  # each test fails for its own rule
