@@ -9,7 +9,7 @@ from __future__ import annotations
 from pipeline.offline.gen_api import update_payload
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import VERBS, action_name, bind, no_leak, thing
-from pipeline.offline.gen_model import Resource, error_code, has_reference
+from pipeline.offline.gen_model import Resource, error_code, has_reference, response_doc
 from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint
 
@@ -94,7 +94,31 @@ def other_user_refused(w: Writer, ep: Endpoint) -> Case | None:
         extra = "json=sent, "
     case.add(w.call(case, "refused", ep, bindings, extra + "headers=other_auth_headers",
                     auth=False),
-             "assert 400 <= refused.status_code < 500, refused.text",
-             w.call(case, "allowed", ep, bindings, extra.rstrip(", ")),
+             "assert 400 <= refused.status_code < 500, refused.text")
+    res = w.model.owner(ep.path)
+    read = res.get if res is not None and res.get is not None and res.get is not ep \
+        and ep.method != "POST" and w.model.reachable(res.get) else None
+    texts = [k for k, v in body.items() if isinstance(v, str) and v][:2]
+    if read is not None and res is not None:  # the owner's record, as it was
+        case.add(w.call(case, "still", read, bindings, target=False),
+                 status_assert("still", read), "kept = record_in(still.json())",
+                 f"assert id_of_record(kept, {literal(res.noun)}) == {res.id_var}",
+                 *[f"assert kept[{literal(k)}] == payload[{literal(k)}]" for k in texts
+                   if k in (res.payload or {}) and body[k] != res.payload[k]])
+    case.add(w.call(case, "allowed", ep, bindings, extra.rstrip(", ")),
              status_assert("allowed", ep))
+    if ep.method == "GET" and res is not None:
+        case.add(f"assert id_of_record(record_in(allowed.json()), {literal(res.noun)}) == "
+                 f"{res.id_var}")
+    elif ep.method == "POST" and texts and response_doc(ep) is None:  # else: documented values
+        case.add("assert record_holding(allowed.json(), "
+                 f"{{{literal(texts[0])}: sent[{literal(texts[0])}]}}) is not None, allowed.text")
+    elif read is not None and ep.method in ("PUT", "PATCH") and texts:
+        case.add(w.call(case, "changed", read, bindings, target=False),
+                 status_assert("changed", read),
+                 *[f"assert record_in(changed.json())[{literal(k)}] == sent[{literal(k)}]"
+                   for k in texts])
+    elif read is not None and ep.method == "DELETE":
+        case.add(w.call(case, "gone", read, bindings, target=False),
+                 "assert 400 <= gone.status_code < 500, gone.text")
     return case
