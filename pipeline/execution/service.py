@@ -171,6 +171,8 @@ def _wait_ready(sp: Spawned, script: Path, port: int, timeout_s: float, sb: Sand
         # From inside the sandbox's network namespace: that is where the service listens.
         sb.call(wait_for_port, LOOPBACK, port, timeout_s, proc=sp.proc)
     except ProcessExited as exc:
+        if sp.pump is not None:  # its last words may still be in the pipe (a loaded machine)
+            sp.pump.join(timeout=2.0)
         last = (tail_file(sp.log_path, 1) or [""])[0]
         if last.startswith(CANNOT_RUN):  # the sandbox entry point could not exec start.sh
             why = last[len(CANNOT_RUN):].split(": ", 1)[-1]
