@@ -144,7 +144,8 @@ def apply_base(path: str, base: str) -> str:
 CONCRETE_SEGMENT = re.compile(r"\d+|[0-9a-fA-F-]{16,}")
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
+    """'projects' -> 'project', 'categories' -> 'category' (the offline model's nouns too)."""
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("sses", "xes", "ches", "shes")):
@@ -170,7 +171,7 @@ def template_of_instance(path: str) -> str:
         prev = out[-1] if out else ""
         base = "id"
         if re.fullmatch(r"[A-Za-z][\w-]*", prev):
-            base = _singular(prev.replace("-", "_").lower()) + "_id"
+            base = singular(prev.replace("-", "_").lower()) + "_id"
         name, n = base, 2
         while name in used:
             name, n = f"{base}{n}", n + 1
