@@ -10,7 +10,13 @@ import re
 
 from pipeline.offline.gen_code import Case, Writer, literal, status_assert
 from pipeline.offline.gen_common import path_params, query_param, records_expr, thing
-from pipeline.offline.gen_model import PAGE_PARAMS, error_code, response_doc, success_status
+from pipeline.offline.gen_model import (
+    PAGE_PARAMS,
+    error_code,
+    first_record,
+    response_doc,
+    success_status,
+)
 from pipeline.records import Endpoint
 
 _TOTAL = re.compile(r"(?:^|_)(?:total|count)(?:_|$)|^total[A-Z]", re.I)
@@ -40,7 +46,7 @@ def pages_hold_every_record(w: Writer, ep: Endpoint) -> Case | None:
             or first is None or success_status(ep) != 200 or not w.model.reachable(ep) \
             or not isinstance(doc, dict):
         return None
-    sample = (doc.get(records.split('"')[1]) or [None])[0] if '"' in records else None
+    sample = first_record(doc)
     if not isinstance(sample, dict) or "id" not in sample:
         return None
     case = Case(f"test_list_{thing(ep.path)}_pages_hold_every_record_once", "edge_case")

@@ -14,7 +14,7 @@ from typing import Any
 
 from pipeline.offline.gen_code import Case, Writer, literal, status_assert
 from pipeline.offline.gen_common import records_expr, thing
-from pipeline.offline.gen_model import Resource, response_doc, success_status
+from pipeline.offline.gen_model import Resource, first_record, response_doc, success_status
 from pipeline.offline.names import is_param, segments, singular
 from pipeline.offline.references import shown_ids
 from pipeline.records import Endpoint
@@ -61,7 +61,7 @@ def list_of_shown_record(w: Writer, ep: Endpoint) -> Case | None:
     if echoed is None or records is None or str(echoed[0]) not in _shown_in_list(w, noun):
         return None
     value, keys = echoed
-    sample = (doc.get(records.split('"')[1]) or [None])[0] if '"' in records else None
+    sample = first_record(doc)
     member = f"{noun}_id"
     if not isinstance(sample, dict) or sample.get(member) != value:
         return None
