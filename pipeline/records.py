@@ -132,7 +132,7 @@ class Endpoint(BaseModel):
 class AuthSpec(BaseModel):
     """How the service authenticates callers, when the README says so."""
 
-    scheme: str = "bearer"  # bearer | api-key | basic | token
+    scheme: str = "bearer"  # bearer | api-key | basic | digest | token
     header: str = "Authorization"
     login_method: str | None = None
     login_path: str | None = None
@@ -140,12 +140,17 @@ class AuthSpec(BaseModel):
     # HTTP Basic where an issued token goes in the username field (the document shows a
     # call with `-u <token>:x`)
     token_as_user: bool = False
+    # the one account the document gives (a configured default name and password), for
+    # services that register no users over HTTP
+    account: tuple[str, str] | None = None
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         out = handler(self)
         if not self.token_as_user:
             out.pop("token_as_user", None)
+        if self.account is None:
+            out.pop("account", None)
         return out
 
 
@@ -171,10 +176,20 @@ class Spec(BaseModel):
     language: str = "en"
     auth: AuthSpec | None = None
     error_format: Any = None
+    # the media type a client asks for in `Accept` where the document says the header picks
+    # the representation (HTML by default, JSON on request)
+    accept: str | None = None
     endpoints: list[Endpoint] = Field(default_factory=list)
     # evidence from the running oracle, not the document: kept out of every dump (the stored
     # and published spec is what the README says)
     observed: list[Observation] = Field(default_factory=list, exclude=True)
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out = handler(self)
+        if self.accept is None:
+            out.pop("accept", None)
+        return out
 
 
 class DifficultyMetrics(BaseModel):

@@ -68,6 +68,52 @@ def _braces(path: str) -> str:
     return "".join(out)
 
 
+def _brace_patterns(path: str) -> dict[str, str]:
+    """`{id:[0-9]{3}}` / `{id:int}` → {"id": "[0-9]{3}"} / {"id": "[0-9]+"}."""
+    out: dict[str, str] = {}
+    i = 0
+    while (i := path.find("{", i)) >= 0:
+        depth, j = 0, i
+        while j < len(path):
+            depth += {"{": 1, "}": -1}.get(path[j], 0)
+            if depth == 0:
+                break
+            j += 1
+        name, _, rule = path[i + 1 : j].partition(":")
+        rule = rule.strip()
+        if rule.lower() in ("int", "integer", "long", "number"):
+            rule = "[0-9]+"
+        if name.strip() and re.search(r"[\\[*+]", rule):
+            out[name.strip()] = rule
+        i = j + 1
+    return out
+
+
+def param_patterns(path: str) -> dict[str, str]:
+    """The pattern a written path pins on each parameter (`([0-9]*)`, `(?P<pk>\\d+)`,
+    `{id:[0-9]+}`, `<int:id>`, `:id(\\d+)`), under the name `normalise_params` gives it: a
+    value sent in its place must match it or the route is not found."""
+    out: dict[str, str] = {}
+    path = _DOUBLE_BRACE.sub(r"{\1}", path)
+    path = _DOLLAR_PARAM.sub(r"{\1}", path)
+    path = _BARE_DOLLAR.sub(r"{\1}", path)
+    for m in re.finditer(r"(?<=/):([A-Za-z_][\w-]*)\(([^)/]*)\)", path):
+        out[m.group(1)] = m.group(2)
+    path = _COLON_PARAM.sub(r"{\1}", path)
+    n = 0
+    for m in _GROUP_PARAM.finditer(path):
+        if not m.group(1) and not re.search(r"[\[\\*+.]", m.group(2)):
+            continue
+        if not m.group(1):
+            n += 1
+        out[m.group(1) or ("id" if n == 1 else f"id{n}")] = m.group(2)
+    for m in _ANGLE_PARAM.finditer(path):
+        if m.group(0).startswith("<int:"):
+            out[m.group(1)] = "[0-9]+"
+    out.update(_brace_patterns(_ANGLE_PARAM.sub(r"{\1}", _groups(path))))
+    return out
+
+
 def normalise_params(path: str) -> str:
     """Every parameter spelling → `{name}`; everything else kept exactly as written."""
     path = _DOUBLE_BRACE.sub(r"{\1}", path)

@@ -37,10 +37,10 @@ from pipeline.spec.schema import (
 from pipeline.spec.typedesc import looks_described
 
 _PHRASES = {s.value: s.phrase for s in HTTPStatus}
-_RESP = re.compile(r"respon|returns?\b|output|result|success|reply|example\s+response|"
+_RESP = re.compile(r"respon|return(?:s|ed)?\b|output|result|success|reply|example\s+response|"
                    r"返回|响应|出参|结果|成功", re.I)
 _ERR = re.compile(r"\berror|\bfail|invalid|not\s+found|错误|失败|异常", re.I)
-_REQ = re.compile(r"request|body|payload|input|param|请求|入参|参数|提交", re.I)
+_REQ = re.compile(r"request|body|payload|input|param|received\b|请求|入参|参数|提交", re.I)
 _CODE_NUM = re.compile(r"(?<![\w.$/=-])([1-5]\d{2})(?![\w%/-]|\.\d)")
 _STATUS_BEFORE = re.compile(
     r"(?:status|code|http|状态码?|响应码|返回码|错误码|返回|响应)\W{0,6}$"
@@ -359,6 +359,8 @@ class _Reader:
         hdr = " ".join(header)
         label = hdr if re.search(r"query|path|header|param|参数", hdr, re.I) else self.label
         role = "request" if label is hdr else _role(self.label)
+        if role is None and self.d.response_schema is not None:
+            role = "response"  # "The `pastes` list will have objects with the following format"
         loc = _location(label, self.method, role)
         if role == "response":
             self.d.response_schema = self.d.response_schema or schema

@@ -144,6 +144,7 @@ _BEARER = re.compile(r"\bbearer\b|\bJWT\b", re.I)
 _API_KEY_HEADER = re.compile(r"\b(X-[A-Za-z0-9-]*(?:Key|Token|Auth)[A-Za-z0-9-]*)\b", re.I)
 _BASIC = re.compile(r"\bbasic\s+auth|\bAuthorization:\s*Basic\b|\bHTTP\s+Basic\b", re.I)
 _TOKEN_SCHEME = re.compile(r"Authorization:\s*Token\b")
+_DIGEST = re.compile(r"\bdigest\s+auth|\bHTTP\s+Digest\b|Authorization:\s*Digest\b", re.I)
 _AUTH_WORDS = re.compile(
     r"\bauthenticat|\bauthoriz|\bbearer\b|\bapi[\s_-]?key\b|\baccess[\s_-]token\b|\bJWT\b"
     r"|\blog\s?in\b|认证|鉴权|令牌|授权|登录|token",
@@ -167,6 +168,8 @@ def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | No
     m = _API_KEY_HEADER.search(everything)
     if _BEARER.search(everything):
         scheme = "bearer"
+    elif _DIGEST.search(everything):
+        scheme = "digest"
     elif _BASIC.search(everything):
         scheme = "basic"
     elif _TOKEN_SCHEME.search(everything):
@@ -191,7 +194,44 @@ def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | No
         login_path=login[1] if login else None,
         description=sentence[:300],
         token_as_user=scheme == "basic" and bool(tokens & users),
+        account=default_account(blocks) if scheme in ("basic", "digest") else None,
     )
+
+
+_NAME_CELL = re.compile(r"(?:\w+_)?(?:user(?:name)?|login)", re.I)
+_PASSWORD_CELL = re.compile(r"(?:\w+_)?pass(?:word)?", re.I)
+_QUOTED = re.compile(r"""[`'"]([^`'"\s]{1,64})[`'"]""")
+
+
+def default_account(blocks: list[Block]) -> tuple[str, str] | None:
+    """The name and password a configuration table gives by default (`USERNAME | 'admin'`,
+    `PASSWORD | hash of 'test'`): the account a service without sign-up answers to."""
+    found: dict[str, str] = {}
+    for block in blocks:
+        for row in block.rows[1:] if block.kind == "table" else ():
+            cells = [plain(c).strip() for c in row]
+            if not cells:
+                continue
+            value = next((m.group(1) for c in cells[1:] if (m := _QUOTED.search(c))), None)
+            for role, rule in (("name", _NAME_CELL), ("password", _PASSWORD_CELL)):
+                if value is not None and rule.fullmatch(cells[0]):
+                    found.setdefault(role, value)
+    if "name" in found and "password" in found:
+        return found["name"], found["password"]
+    return None
+
+
+_NEGOTIATED = re.compile(r"\bAccept:?\W{0,3}\s+(?:HTTP\s+|request\s+)?header", re.I)
+
+
+def accept(blocks: list[Block]) -> str | None:
+    """`application/json` where the document says the `Accept` header picks between JSON and
+    another representation ("controlled by the ``Accept:`` HTTP header")."""
+    text = " ".join(doc_text_lines(blocks))
+    for m in _NEGOTIATED.finditer(text):
+        if re.search(r"application/json|\bJSON\b", text[max(0, m.start() - 300):m.end() + 300]):
+            return "application/json"
+    return None
 
 
 _ERROR_LABEL = re.compile(r"\berror|\bfailure|\bexception|错误|异常|失败", re.I)

@@ -223,9 +223,11 @@ def _table_details(m: Mention, d: Details) -> None:
 def _params(key: Key, mentions: list[Mention], documented: list[Param]) -> list[Param]:
     params = list(documented)
     names = {(p.name, p.location) for p in params}
+    patterns = {n: rule for m in mentions for n, rule in m.target.patterns}
     for name in re.findall(r"\{([^{}]+)\}", key[1]):
         if (name, "path") not in names:
-            params.append(Param(name=name, location="path", required=True))
+            rule = {"pattern": patterns[name]} if name in patterns else {}
+            params.append(Param(name=name, location="path", required=True, constraints=rule))
             names.add((name, "path"))
     for m in mentions:
         for q in m.target.query:
@@ -344,7 +346,8 @@ def extract_spec(markdown_text: str) -> Spec:
     return Spec(
         title=docinfo.title(blocks), port=docinfo.port(blocks), base_path=base,
         language=docinfo.language(blocks), auth=auth,
-        error_format=docinfo.error_format(blocks), endpoints=endpoints,
+        error_format=docinfo.error_format(blocks), accept=docinfo.accept(blocks),
+        endpoints=endpoints,
     )
 
 

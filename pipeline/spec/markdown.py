@@ -16,6 +16,8 @@ from typing import Literal
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from pipeline.spec.rst import rst_to_markdown
+
 BlockKind = Literal["heading", "text", "code", "table"]
 
 _MD = MarkdownIt("commonmark").enable("table").enable("strikethrough")
@@ -97,8 +99,9 @@ def _table(tokens: list[Token], i: int) -> tuple[Block, int]:
 
 
 def parse_blocks(markdown_text: str) -> list[Block]:
-    """Split a document into headings, text paragraphs, code blocks and tables."""
-    tokens = _MD.parse(markdown_text)
+    """Split a document into headings, text paragraphs, code blocks and tables (RST section
+    titles and grid tables read as theirs)."""
+    tokens = _MD.parse(rst_to_markdown(markdown_text))
     blocks: list[Block] = []
     i = 0
     depth = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pipeline.urlpath import normalise_params
+from pipeline.urlpath import normalise_params, param_patterns
 
 METHOD_NAMES = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 M = r"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)"
@@ -71,6 +71,7 @@ class Target:
     path: str
     absolute: bool = False  # written as a full URL: the base path is already in it
     query: tuple[str, ...] = field(default=())
+    patterns: tuple[tuple[str, str], ...] = field(default=())  # a parameter's written regex
 
 
 _HOST_PREFIX = re.compile(
@@ -118,10 +119,11 @@ def normalise_target(raw: str) -> Target | None:
         s = "/" + s
     if not s.startswith("/"):
         return None
+    patterns = tuple(param_patterns(s).items())
     s = normalise_params(s)
     if re.search(r"[<>]", s):
         return None
-    return Target(s, absolute, query)
+    return Target(s, absolute, query, patterns)
 
 
 def normalise_base(raw: str) -> str:
