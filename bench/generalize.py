@@ -209,6 +209,11 @@ def totals(results: dict[str, Any], suite: str, tasks: list[str] | None = None
         out["endpoints"] = sum(r.get("endpoints", 0) for r in rows)
         out["endpoints_behaviour"] = sum(r.get("endpoints_behaviour", 0) for r in rows)
         out["endpoints_stated"] = sum(r.get("endpoints_stated", 0) for r in rows)
+        # a task that published nothing caught none of its variants: the share counts them
+        every = [r for t, r in results.items() if tasks is None or t in tasks]
+        out["tasks_without_suite"] = sorted(t for t, r in results.items()
+                                            if (tasks is None or t in tasks) and not r.get(suite))
+        out["faults_all_tasks"] = sum(r["faults"] for r in every)
     return out
 
 
@@ -246,8 +251,10 @@ def main(argv: list[str] | None = None) -> int:
         print(_line("generated", results[task_id]["generated"]))
         print(_line("anchors", results[task_id]["anchors"]))
         if results[task_id]["generated"] is None:
-            print("  (nothing published: see the build output below)")
-    if any(r["generated"] is None for r in results.values()):
+            reason = entries.get(task_id, {}).get("error")
+            results[task_id]["error"] = reason
+            print(f"  nothing published: {reason or 'see the build output below'}")
+    if any(r["generated"] is None and not r.get("error") for r in results.values()):
         print(tail)
     with_anchors = [t for t, r in results.items() if r["anchors"]]
     summary = {"generated": totals(results, "generated"),
@@ -257,7 +264,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"total generated: {g['passing']} tests on {g['tasks']} task(s); endpoints "
           f"{g['endpoints_covered']}/{g['endpoints']} (behaviour {g['endpoints_behaviour']}/"
           f"{g['endpoints_stated']}); faults {g['faults_caught']}/"
-          f"{g['faults']}; mutants {g['killed']}/{g['valid']}; fail on an alternative "
+          f"{g['faults']} ({g['faults_caught']}/{g['faults_all_tasks']} of all variants, "
+          f"{len(g['tasks_without_suite'])} task(s) without a suite); mutants "
+          f"{g['killed']}/{g['valid']}; fail on an alternative "
           f"{g['alternative_rejects']}")
     print(f"total anchors:   {a['passing']} tests on {a['tasks']} task(s); faults "
           f"{a['faults_caught']}/{a['faults']}; mutants {a['killed']}/{a['valid']}; fail on "

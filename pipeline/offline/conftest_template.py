@@ -185,6 +185,53 @@ def new_user_headers(base_url):
 ''' + USER_FIXTURES
 
 
+# the document says `Accept` picks the representation: every session asks for JSON
+NEGOTIATE = '''
+
+ACCEPT = {accept!r}
+_PlainSession = _TimeoutSession
+
+
+class _TimeoutSession(_PlainSession):  # noqa: F811
+    def __init__(self):
+        super().__init__()
+        self.headers["Accept"] = ACCEPT
+'''
+
+# the one documented account (no sign-up over HTTP); Digest needs the server's challenge per
+# request, so the headers stand for the account and the session answers the challenge
+AUTH_ACCOUNT = '''
+
+ACCOUNT = {account!r}
+SCHEME = {scheme!r}
+
+
+class _Account(dict):
+    """Headers that stand for ACCOUNT: the session signs each request with it."""
+
+
+class _SigningSession(_TimeoutSession):
+    def request(self, method, url, **kwargs):
+        if isinstance(kwargs.get("headers"), _Account):
+            from requests.auth import HTTPBasicAuth, HTTPDigestAuth
+
+            kwargs["headers"] = dict(kwargs["headers"])
+            kwargs["auth"] = (HTTPDigestAuth if SCHEME == "digest" else HTTPBasicAuth)(*ACCOUNT)
+        return super().request(method, url, **kwargs)
+
+
+@pytest.fixture
+def session():
+    with _SigningSession() as s:
+        yield s
+
+
+def new_user_headers(base_url):
+    """The document's one account (it registers no users over HTTP)."""
+    return _Account()
+''' + USER_FIXTURES
+
+
 _LOGIN_LINES = '''\
         body = {key: credentials.get(key, value) for key, value in LOGIN[2].items()}
         login = s.request(LOGIN[0], base_url + LOGIN[1], json=body)
@@ -216,9 +263,14 @@ def _unique_keys(account: dict) -> list[str]:
 def render_conftest(model: Model, port: int) -> str:
     title = (model.spec.title or "the service").replace('"', "'")
     text = HEAD.format(title=title, port=port)
+    if model.spec.accept:
+        text += NEGOTIATE.format(accept=model.spec.accept)
     field, header = token_field(model), header_source(model)
     if model.opaque_tokens and header is not None:
         return text + AUTH_OPAQUE.format(headers=header)
+    if model.account is not None:
+        return text + AUTH_ACCOUNT.format(account=model.account,
+                                          scheme=model.spec.auth.scheme.lower())
     if model.basic and model.auth_usable and model.register is not None:
         keys = basic_keys(model.register)
         assert keys is not None

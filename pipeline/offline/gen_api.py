@@ -39,6 +39,7 @@ from pipeline.offline.gen_model import (
     schema_constants,
     success_status,
 )
+from pipeline.offline.own_ids import Bound
 from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint
 
@@ -193,6 +194,17 @@ def update_payload(res: Resource) -> dict | None:
     if ep is None:
         return None
     payload = payload_of(ep, res.fields)
+    if payload and ep.method == "PATCH" and not isinstance(ep.request_example, dict) \
+            and res.shape is not None:
+        # a text the service chose itself when the create left it out (a guessed language
+        # alias) comes from its vocabulary: a made-up value is no change it must accept
+        chosen = {k for k, kind in res.shape.record_types if kind == "string"} \
+            - set(res.payload or {})
+        payload = {k: v for k, v in payload.items() if k not in chosen} or None
+    for key, value in (payload or {}).items():  # a flag left as it was proves nothing
+        was = (res.payload or {}).get(key, res.fields.get(key))
+        if isinstance(value, bool) and value == was and not isinstance(ep.request_example, dict):
+            payload[key] = not value  # type: ignore[index]
     if payload is None and res.payload:
         texts = [k for k, v in res.payload.items() if isinstance(v, str)
                  and UNIQUE_KEY.search(k) and not k.endswith(("sku", "code", "isbn", "email"))]
@@ -206,6 +218,8 @@ def update_payload(res: Resource) -> dict | None:
         payload[texts[0]] = old.rstrip("/") + "/updated" if "://" in old else f"{old} (updated)"
     if payload is None or has_reference(payload):
         return None
+    if res.client_id and res.id_field in payload:  # the record's own id, or it moves
+        payload[res.id_field] = Bound(res.id_var)  # type: ignore[index]
     return payload
 
 

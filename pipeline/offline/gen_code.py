@@ -19,6 +19,7 @@ from pipeline.offline.gen_model import (
     shift_dates,
     success_status,
 )
+from pipeline.offline.own_ids import OWN_ID, Bound
 from pipeline.offline.shape import Shape
 from pipeline.records import Endpoint
 
@@ -33,6 +34,8 @@ _ZERO_ON_DELETE_CONFLICT = re.compile(r"^(?:quantity|qty|stock|balance|amount|co
 
 def literal(value: Any) -> str:
     """Python source for a JSON value (dicts keep their order)."""
+    if isinstance(value, Bound):
+        return str(value)
     if isinstance(value, dict):
         return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
@@ -47,7 +50,8 @@ def payload_lines(var: str, payload: dict, unique_keys: bool = True) -> list[str
     parts = []
     for key, value in payload.items():
         src = literal(value)
-        if unique_keys and isinstance(value, str) and value and UNIQUE_KEY.search(key):
+        if unique_keys and isinstance(value, str) and value and not isinstance(value, Bound) \
+                and (UNIQUE_KEY.search(key) or OWN_ID.fullmatch(key)):
             src = f"unique({src})"
         parts.append(f"{literal(key)}: {src}")
     one = f"{var} = {{" + ", ".join(parts) + "}"

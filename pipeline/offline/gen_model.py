@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.offline.names import is_param, segments, singular, snake
+from pipeline.offline.own_ids import OWN_ID, fitting_id, own_id_key, path_pattern
 from pipeline.offline.payloads import payload_of
 from pipeline.offline.references import free_references, shown_references
 from pipeline.offline.shape import Shape, id_key, id_names, only_id, record_path, shape_of
@@ -240,6 +241,12 @@ class Resource:
         return f"{self.noun}_{snake(self.id_field or 'id')}"
 
     @property
+    def client_id(self) -> bool:
+        """Does the client choose the record's id, sending it in the create body?"""
+        return bool(self.payload and self.id_field and self.id_field in self.payload
+                    and OWN_ID.fullmatch(self.id_field))
+
+    @property
     def creatable(self) -> bool:
         if self.create is None or self.payload is None:
             return False
@@ -318,7 +325,7 @@ def _id_field(res: Resource) -> str | None:
     if param and param in (res.payload or {}):
         return param
     if param == "id" or param.endswith(("_id", "Id")) or not param:
-        return "id"
+        return own_id_key(res.fields, res.payload) or "id"  # `/client/([0-9]*)` of an `oid`
     return None
 
 
@@ -345,8 +352,17 @@ class Model:
         return self.spec.auth is not None and self.spec.auth.scheme.lower() == "basic"
 
     @property
+    def account(self) -> tuple[str, str] | None:
+        """The documented default account, where the service registers no users over HTTP:
+        every test signs in as it (HTTP Basic or Digest)."""
+        auth = self.spec.auth
+        if auth is None or auth.account is None or self.register is not None:
+            return None
+        return auth.account if auth.scheme.lower() in ("basic", "digest") else None
+
+    @property
     def auth_usable(self) -> bool:
-        if self.opaque_tokens:
+        if self.opaque_tokens or self.account is not None:
             return True
         if self.basic:
             return self.register is not None and basic_keys(self.register) is not None
@@ -423,6 +439,10 @@ def build_model(spec: Spec) -> Model:
         if res.payload is None and res.create is not None:
             res.payload = payload_of(res.create, res.fields)
         res.id_field = _id_field(res)
+        if res.client_id:  # the create body names the record: as the path's pattern asks
+            res.payload[res.id_field] = fitting_id(  # type: ignore[index]
+                res.payload[res.id_field],  # type: ignore[index]
+                path_pattern(res.get, res.update, res.delete))
         res.id_example = res.fields.get(res.id_field or "")
         if res.id_example is None and res.payload:
             res.id_example = res.payload.get(res.id_field or "")

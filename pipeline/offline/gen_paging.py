@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 
-from pipeline.offline.gen_code import Case, Writer, literal, status_assert
+from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import path_params, query_param, records_expr, thing
 from pipeline.offline.gen_model import (
     PAGE_PARAMS,
+    SIZE_PARAMS,
+    Resource,
     error_code,
     first_record,
     response_doc,
@@ -62,4 +64,65 @@ def pages_hold_every_record(w: Writer, ep: Endpoint) -> Case | None:
              f"    seen += [record[\"id\"] for record in {records}]",
              "assert len(seen) == len(set(seen)), seen",
              "assert len(seen) == total, (len(seen), total)")
+    return case
+
+
+_PAGES = ("pages", "total_pages", "totalPages", "page_count", "pageCount", "num_pages")
+
+
+def _answer_keys(ep: Endpoint) -> dict[str, str]:
+    """Key -> JSON type of the documented list answer (its example, else its schema)."""
+    doc = response_doc(ep)
+    if isinstance(doc, dict):
+        return {str(k): "array" if isinstance(v, list) else "integer" if isinstance(v, int)
+                and not isinstance(v, bool) else "other" for k, v in doc.items()}
+    props = (ep.response_schema or {}).get("properties") or {}
+    return {k: str(v.get("type")) for k, v in props.items() if isinstance(v, dict)}
+
+
+def pages_split_new_records(w: Writer, res: Resource) -> Case | None:
+    """A list that reports its page size (`per_page`): one record more than a page holds,
+    made by the test, is met exactly once walking the pages from the first. A page offset off
+    by one, a page that repeats the one before, or a last page left out fails here."""
+    ep, create = res.listing, res.create
+    if ep is None or create is None or not res.creatable or res.parent is not None \
+            or res.id_field is None or res.observed(create) is not None \
+            or not (w.model.reachable(ep) and w.model.reachable(create)):
+        return None
+    keys = _answer_keys(ep)
+    arrays = [k for k, kind in keys.items() if kind == "array"]
+    size = next((k for k in SIZE_PARAMS if keys.get(k) == "integer"), None)
+    pages = next((k for k in _PAGES if keys.get(k) == "integer"), None)
+    name = query_param(w.model, ep, PAGE_PARAMS)
+    first = _first_page(ep, name) if name else None
+    if len(arrays) != 1 or size is None or first is None or success_status(ep) != 200:
+        return None
+    records, page = f"body[{literal(arrays[0])}]", literal(name)
+    case = Case(f"test_list_{thing(ep.path)}_pages_split_new_records_without_repeats",
+                "edge_case")
+    case.add(w.call(case, "response", ep, {}, f"params={{{page}: {first}}}"),
+             status_assert("response", ep), f"size = response.json()[{literal(size)}]",
+             "assert isinstance(size, int) and 0 < size <= 100, size", "made = []")
+    if res.delete is not None and w.model.reachable(res.delete):
+        auth = ", headers=auth_headers" if w.model.needs_auth(res.delete) else ""
+        url = w.url(res.delete.path, {path_params(res.delete.path)[-1]: "record_id"})
+        case.cleanup += ["for record_id in made:", f"    session.delete({url}{auth})"]
+    key = literal(res.created_id_key or res.id_field)
+    case.add("for _ in range(size + 1):",
+             *["    " + line for line in payload_lines("payload", w.payload_for(res) or {})],
+             "    " + w.call(case, "created", create, {}, "json=payload"),
+             "    " + status_assert("created", create),
+             f"    made.append(created.json()[{key}])",
+             "seen = []")
+    last = f"{first} + response.json()[{literal(pages)}]" if pages else f"{first} + {MAX_PAGES}"
+    if pages:
+        case.add(w.call(case, "response", ep, {}, f"params={{{page}: {first}}}", target=False))
+    case.add(f"for number in range({first}, {last}):",
+             "    " + w.call(case, "response", ep, {}, f"params={{{page}: number}}"),
+             "    if response.status_code == 404:", "        break",
+             "    " + status_assert("response", ep), "    body = response.json()",
+             f"    if not {records}:", "        break",
+             f"    seen += [record[{literal(res.id_field)}] for record in {records}]",
+             "assert len(seen) == len(set(seen)), seen",
+             "assert set(made) <= set(seen), (made, seen)")
     return case

@@ -55,3 +55,30 @@ def update_reports_previous(w: Writer, res: Resource) -> Case | None:
              *[f"assert second.json()[{literal(old)}] == first.json()[{literal(new)}]"
                for _, old, new in pairs])
     return case
+
+
+def flag_set_and_cleared(w: Writer, res: Resource) -> Case | None:
+    """A yes/no field an update sets and the next one clears is stored each time (read
+    back after each): an update that applies a field only when its value is truthy
+    (`if private:`) never clears it."""
+    ep, get = res.update, res.get
+    if ep is None or get is None or not res.creatable or not res.reads_back() \
+            or not (w.model.reachable(ep) and w.model.reachable(get)):
+        return None
+    changes = update_payload(res)
+    key = next((k for k, v in (changes or {}).items() if isinstance(v, bool)), None)
+    if changes is None or key is None:
+        return None
+    case = Case(f"test_{VERBS[ep.method]}_{res.noun}_sets_and_clears_{key.lower()}",
+                "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    for value, var in ((True, "setting"), (False, "clearing")):
+        body = {key: value} if ep.method == "PATCH" else {**changes, key: value}
+        case.add(*payload_lines(var, body),
+                 w.call(case, f"{var}_answer", ep, bindings, f"json={var}"),
+                 status_assert(f"{var}_answer", ep),
+                 w.call(case, f"{var}_read", get, bindings), status_assert(f"{var}_read", get),
+                 f"assert {res.record_of(f'{var}_read', get)}[{literal(key)}] is {value}")
+    return case

@@ -188,8 +188,10 @@ def _default(param: Param) -> tuple[bool, Any]:
     match = _DEFAULT.search(param.description)
     if match is None:
         return False, None
+    word = match.group(1).rstrip(".")
+    word = {"False": "false", "True": "true", "None": "null"}.get(word, word)  # Python's
     try:
-        return True, json.loads(match.group(1))
+        return True, json.loads(word)
     except ValueError:
         return False, None
 
@@ -200,7 +202,8 @@ def default_applied(w: Writer, ep: Endpoint) -> list[Case]:
     out: list[Case] = []
     for param in _body(ep):
         found, value = _default(param)
-        if not found or param.required or not isinstance(doc, dict) or param.name not in doc:
+        shown = doc if isinstance(doc, dict) else (ep.response_schema or {}).get("properties")
+        if not found or param.required or not isinstance(shown, dict) or param.name not in shown:
             continue
         name = f"test_{_label(w, ep)}_without_{param.name.lower()}_uses_default"
         made = _start(w, ep, name)
@@ -211,7 +214,8 @@ def default_applied(w: Writer, ep: Endpoint) -> list[Case]:
         case.add(f"sent.pop({literal(param.name)}, None)",
                  w.call(case, "response", ep, bindings, "json=sent"),
                  status_assert("response", ep),
-                 f"assert response.json()[{literal(param.name)}] == {literal(value)}")
+                 f"assert response.json()[{literal(param.name)}] "
+                 f"{'is' if value is None or isinstance(value, bool) else '=='} {literal(value)}")
         out.append(case)
     return out
 

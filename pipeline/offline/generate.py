@@ -29,6 +29,7 @@ from pipeline.offline import (
     gen_reports,
     gen_rules,
     gen_shown,
+    gen_stamps,
     gen_state_rules,
 )
 from pipeline.offline.gen_code import Case, Writer
@@ -55,6 +56,8 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_api.location_names_record(w, res)
         yield gen_api.update(w, res)
         yield gen_reports.update_reports_previous(w, res)
+        yield gen_reports.flag_set_and_cleared(w, res)
+        yield gen_stamps.creation_stamp(w, res)
         yield gen_shown.created_in_map(w, res)
         yield gen_api.delete(w, res)
         yield gen_errors.create_empty(w, res)
@@ -64,6 +67,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_api.delete_twice(w, res)
         yield gen_flows.lifecycle(w, res)
         yield gen_flows.listed_after_create(w, res)
+        yield gen_paging.pages_split_new_records(w, res)
         yield gen_flows.isolation(w, res)
 
 

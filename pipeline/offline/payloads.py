@@ -98,6 +98,8 @@ def payload_of(ep: Endpoint, known: dict[str, Any] | None = None) -> dict | None
     required = set(schema.get("required") or []) | {p.name for p in body if p.required}
     if not required and body and all(p.required is None for p in body):
         required = {p.name for p in body if p.name.isidentifier()}
+    elif not required and body:  # some marked optional: the ones left unmarked are not
+        required = {p.name for p in body if p.required is None and p.name.isidentifier()}
     if not required:
         return None
     props = schema.get("properties") or {}

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 import requests
+from requests.auth import HTTPBasicAuth, HTTPDigestAuth
 
 from pipeline.offline.gen_model import (
     basic_keys,
@@ -31,6 +32,7 @@ from pipeline.offline.gen_model import (
     snake,
     token_field,
 )
+from pipeline.offline.own_ids import fitting_id, own_id_key, path_pattern
 from pipeline.offline.payloads import payload_of
 from pipeline.offline.shape import find_id, id_names
 from pipeline.offline.tolerant import token_in
@@ -50,6 +52,10 @@ def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
     carries the token as the document says to send it. Register and login are not observed."""
     model = build_model(spec)
     login, reg, auth = model.login, model.register, spec.auth
+    if model.account is not None and auth is not None:  # the document's one account
+        kind = HTTPDigestAuth if auth.scheme.lower() == "digest" else HTTPBasicAuth
+        session.auth = kind(*model.account)
+        return True
     if model.basic:
         return _basic_sign_in(session, base_url, reg)
     field = token_field(model)
@@ -114,6 +120,8 @@ def observe_examples(base_url: str, spec: Spec) -> list[Observation]:
     """The observations; a request that fails (refused, timed out) is left out."""
     out: list[Observation] = []
     with requests.Session() as session:
+        if spec.accept:
+            session.headers["Accept"] = spec.accept
         signed_in = spec.auth is not None and _sign_in(session, base_url, spec)
         _observe(session, base_url, spec, signed_in, out)
     return out
@@ -134,7 +142,14 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
         with contextlib.suppress(requests.RequestException):
             out.append(_send(session, base_url, ep, path, body))
 
-    for ep in creates:
+    for ep in creates:  # an id the client chooses fits the pattern of the item's path
+        own = own_id_key({}, bodies[ep.key])
+        item = item_path(ep.path, {e.path for e in eps})
+        if own is not None:
+            rule = path_pattern(*[e for e in eps if e.path == item])
+            for key, body in bodies.items():
+                if isinstance(body, dict) and own in body and key[1] in (ep.path, item):
+                    body[own] = fitting_id(body[own], rule)
         send(ep, ep.path, bodies[ep.key])
     for ep in lists:
         send(ep, ep.path)
@@ -147,7 +162,9 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
         param = _PARAM.findall(items[0].path)[0]
         answers = [o.answer for o in out if o.path in (create.path, collection)
                    or o.path == collection + "/"]
-        found = find_id(answers, bodies[create.key], id_names(param, _noun(collection)))
+        own = own_id_key({}, bodies[create.key])
+        found = find_id(answers, bodies[create.key],
+                        [*id_names(param, _noun(collection)), *([own] if own else [])])
         if found is None:
             continue
         for ep in items:
@@ -186,7 +203,8 @@ def observe_task(task: RawTask, spec: Spec, startup_timeout_s: float,
     )
 
     model = build_model(spec)
-    signable = model.register is not None and (model.login is not None or model.basic)
+    signable = model.account is not None or (
+        model.register is not None and (model.login is not None or model.basic))
     if not any(e.method in ("POST", "GET") and _open(spec, e, signable)
                for e in spec.endpoints):
         return []
