@@ -243,6 +243,10 @@ def apply_call(d: Details | Endpoint, cmd: Curl, method: str) -> None:
             d.response_example = value
 
 
+_BLUEPRINT_MESSAGE = re.compile(r"(?:Request|Response\s+\d{3})\b")
+_BLUEPRINT_PART = re.compile(r"(?:Body|Headers|Schema)\s*$")
+
+
 class _Reader:
     def __init__(self, method: str, details: Details) -> None:
         self.method = method
@@ -250,6 +254,7 @@ class _Reader:
         self.label = ""
         self.paragraph = ""  # the whole text block just read (for labels such as "Response 200:")
         self.unlabelled = 0
+        self.message = ""  # API Blueprint: the `+ Request` / `+ Response 201` item read last
 
     def text(self, block: Block) -> None:
         lines = plain_lines(block.text)
@@ -273,6 +278,10 @@ class _Reader:
             self.paragraph = joined(block.text)
             if not self._bullet_params(block) and lines and lines[-1]:
                 self.label = lines[-1]
+            if lines and _BLUEPRINT_MESSAGE.match(lines[0]):
+                self.message = lines[0]
+            elif self.message and _BLUEPRINT_PART.match(self.label):
+                self.label = f"{self.message} {self.label}"  # `+ Body` of that message
             for c in parse_curls(lines) + parse_httpie(lines):
                 self._curl(c)
             if not _RESPONSE_LINE.match(lines[0] if lines else ""):

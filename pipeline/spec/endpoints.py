@@ -379,11 +379,76 @@ def find_mentions(blocks: list[Block]) -> list[Mention]:
         else:
             _text(scan, bi, block, group)
     mentions = scan.mentions + _pairs(scan)
-    if not mentions:
-        mentions = scan.curls
+    calls = _word_ids(scan.curls)
+    if not mentions or _walkthrough(mentions, calls):
+        mentions = mentions + calls
     kept = _drop_instances(sorted(mentions, key=lambda m: (m.line, m.col)))
-    return [replace(m, target=replace(m.target, path=template_of_instance(m.target.path)))
-            for m in kept]
+    return _one_name_per_param([
+        replace(m, target=replace(m.target, path=template_of_instance(m.target.path)))
+        for m in kept])
+
+
+def _one_name_per_param(mentions: list[Mention]) -> list[Mention]:
+    """One name for the parameter at one place: `/projects/{id}/members` beside
+    `/projects/{project_id}` and `/projects/{project_id}/bills` takes the name most paths
+    give it (the first one written on a tie), so the routes group as one record's."""
+    def shape(segs: list[str], i: int) -> tuple[str, ...]:
+        return tuple("{}" if s.startswith("{") else s for s in segs[:i + 1])
+
+    counts: dict[tuple[str, ...], dict[str, int]] = {}
+    for m in mentions:
+        segs = m.target.path.split("/")
+        for i, seg in enumerate(segs):
+            if seg.startswith("{") and seg.endswith("}"):
+                names = counts.setdefault(shape(segs, i), {})
+                names[seg] = names.get(seg, 0) + 1
+    out = []
+    for m in mentions:
+        segs = m.target.path.split("/")
+        new = [max(counts[shape(segs, i)].items(), key=lambda kv: kv[1])[0]
+               if seg.startswith("{") and seg.endswith("}") else seg
+               for i, seg in enumerate(segs)]
+        out.append(m if new == segs else replace(m, target=replace(m.target,
+                                                                  path="/".join(new))))
+    return out
+
+
+_ITEM_VERBS = {"GET", "PUT", "PATCH", "DELETE"}
+
+
+def _word_ids(calls: list[Mention]) -> list[Mention]:
+    """Example calls naming records by a word (`/api/projects/demo`, `/api/projects/yay`):
+    a segment after a collection that takes two or more words across the examples, one of
+    them read, changed or deleted there, stands for an id (written `1`, as a number would
+    be, so the calls map to templates as numeric instances do)."""
+    seen: dict[tuple[str, ...], set[str]] = {}
+    item: set[tuple[str, ...]] = set()
+    for m in calls:
+        segs = tuple(m.target.path.strip("/").split("/"))
+        for i in range(1, len(segs)):
+            if segs[i - 1].endswith("s") and re.fullmatch(r"[a-z][\w-]*", segs[i], re.I):
+                seen.setdefault(segs[:i], set()).add(segs[i])
+                if i == len(segs) - 1 and m.method in _ITEM_VERBS:
+                    item.add(segs[:i + 1])
+    words = {(prefix, w) for prefix, values in seen.items() if len(values) >= 2
+             and any((*prefix, v) in item for v in values) for w in values}
+    out = []
+    for m in calls:
+        segs = m.target.path.strip("/").split("/")
+        new = ["1" if i and (tuple(segs[:i]), s) in words else s for i, s in enumerate(segs)]
+        path = "/" + "/".join(new) + ("/" if m.target.path.endswith("/") and new else "")
+        out.append(replace(m, target=replace(m.target, path=path)) if new != segs else m)
+    return out
+
+
+def _walkthrough(mentions: list[Mention], calls: list[Mention]) -> bool:
+    """The example calls name at least three endpoints more than the rest of the document
+    (a curl walkthrough with a passing mention or two): they are read as well."""
+    def key(m: Mention) -> tuple[str, str]:
+        return m.method, re.sub(r"\{[^{}]*\}", "{}", template_of_instance(m.target.path))
+
+    named = {key(m) for m in mentions}
+    return len({key(m) for m in calls} - named) >= 3
 
 
 def template_re(path: str) -> re.Pattern[str]:
@@ -396,10 +461,19 @@ def template_re(path: str) -> re.Pattern[str]:
 
 
 def _drop_instances(mentions: list[Mention]) -> list[Mention]:
-    """Drop example calls ('GET /notes/42') of a documented template ('GET /notes/{id}')."""
-    templates = [(m.method, template_re(m.target.path)) for m in mentions if "{" in m.target.path]
-    return [
-        m for m in mentions
-        if "{" in m.target.path
-        or not any(meth == m.method and rx.match(m.target.path) for meth, rx in templates)
-    ]
+    """Drop passing mentions of calls ('GET /notes/42') of a documented template ('GET
+    /notes/{id}'); a section that defines the call on an instance (API Blueprint's
+    `## Note [/notes/1]` with `### Get a note [GET]`), or a curl example that shows its body
+    and answer, is kept under the template (a section outranks an example)."""
+    templates = [(m.method, template_re(m.target.path), m.target.path) for m in mentions
+                 if "{" in m.target.path]
+    out: list[Mention] = []
+    for m in mentions:
+        found = None if "{" in m.target.path else next(
+            (path for meth, rx, path in templates if meth == m.method
+             and rx.match(m.target.path)), None)
+        if found is None:
+            out.append(m)
+        elif m.source in ("heading", "field", "curl"):  # a call's body and answer too
+            out.append(replace(m, target=replace(m.target, path=found)))
+    return out
