@@ -69,6 +69,9 @@ class CodeFacts:
     unique_names: bool = False
     factory_fixtures: list[str] = field(default_factory=list)
     edge_signals: list[str] = field(default_factory=list)
+    # keys the test writes itself (its bodies' dict literals, `body["k"] = ...`): a value
+    # checked under such a key is the test's own input coming back
+    written_keys: set[str] = field(default_factory=set)
 
     @property
     def strong_checks(self) -> list[Check]:
@@ -125,7 +128,20 @@ def code_facts(code: str, name: str = "") -> CodeFacts:
     _hazards(facts, tree, func)
     _cleanup(facts, func)
     facts.edge_signals = _edge_signals(func, facts.requests)
+    facts.written_keys = _written_keys(func)
     return facts
+
+
+def _written_keys(func: ast.FunctionDef) -> set[str]:
+    out: set[str] = set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Dict):
+            out |= {k.value for k in node.keys
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+        elif isinstance(node, ast.Assign):
+            out |= {t.slice.value for t in node.targets if isinstance(t, ast.Subscript)
+                    and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str)}
+    return out
 
 
 def _find_function(tree: ast.Module, name: str) -> ast.FunctionDef | None:

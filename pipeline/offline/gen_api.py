@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from pipeline.offline.gen_code import (
     Case,
@@ -211,12 +212,15 @@ def update_payload(res: Resource) -> dict | None:
         if not texts:
             return None
         payload = dict(res.payload) if ep.method == "PUT" else {}
+        known = res.free_refs + res.shown_refs  # references to records that exist: kept
         for key, value in payload.items():  # a number left as it was proves nothing
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
+                    and key not in known:
                 payload[key] = value + 1
         old = str(res.payload[texts[0]])
         payload[texts[0]] = old.rstrip("/") + "/updated" if "://" in old else f"{old} (updated)"
-    if payload is None or has_reference(payload):
+    if payload is None or has_reference({k: v for k, v in payload.items()
+                                         if k not in res.free_refs + res.shown_refs}):
         return None
     if res.client_id and res.id_field in payload:  # the record's own id, or it moves
         payload[res.id_field] = Bound(res.id_var)  # type: ignore[index]
@@ -476,3 +480,13 @@ def delete_twice(w: Writer, res: Resource) -> Case | None:
              "assert second.status_code == 404, second.text",
              *w.errors("second", 404))
     return case
+
+
+def partial_update(w: Writer, res: Resource) -> Case | None:
+    """Where the record has both a full (PUT) and a partial (PATCH) update, the partial one
+    too changes what it names and leaves the rest as it was."""
+    patch = next((e for e in w.model.spec.endpoints if e.method == "PATCH"
+                  and e.path == res.item), None)
+    if patch is None or res.update is None or res.update is patch:
+        return None
+    return update(w, replace(res, update=patch))

@@ -235,13 +235,21 @@ class Writer:
 
         The root record is deleted in `finally` when the service documents a delete.
         """
-        for node in res.chain():
+        chain = res.chain()
+        if chain[0].account_param:  # under the signed-in user: its id is in the token
+            case.add("me = user_id_in(auth_headers)", 'assert me is not None, "no user id"')
+            bindings[chain[0].account_param] = "me"
+        for node in chain:
             if not node.creatable or node.id_field is None:
                 return False
+            if node.parent is not None and node.parent_param:
+                bindings[node.parent_param] = node.parent.id_var
             last = node is res
             pvar = target_payload if last else f"{node.noun}_payload"
             rvar = target_var if last else f"{node.noun}_response"
             case.add(*payload_lines(pvar, self.payload_for(node, deletable and last) or {}))
+            if node.parent_key and node.parent is not None:
+                case.add(f"{pvar}[{literal(node.parent_key)}] = {node.parent.id_var}")
             if last and overrides:
                 case.add(*[f"{pvar}[{literal(k)}] = {v}" for k, v in overrides.items()])
             assert node.create is not None

@@ -149,4 +149,30 @@ def list_cases(w: Writer) -> list[Case | None]:
     """Every template here over the model's resources, in a fixed order."""
     return [c for res in w.model.resources for c in (deleted_not_listed(w, res),
                                                      kept_apart(w, res),
-                                                     scoped_to_parent(w, res))]
+                                                     scoped_to_parent(w, res),
+                                                     ids_not_reused(w, res))]
+
+
+def ids_not_reused(w: Writer, res: Resource) -> Case | None:
+    """Create two, delete the first, create a third: the third has an id of its own and the
+    second reads back as it was (an id counted from the number of records gives the third
+    the second's id, and the second is overwritten)."""
+    get, delete = res.get, res.delete
+    if get is None or delete is None or not listable(w, res) or not res.reads_back() \
+            or not (w.model.reachable(get) and w.model.reachable(delete)):
+        return None
+    echo = w.echo_fields(res, res.payload or {})
+    if not echo:
+        return None
+    case = start_cleaning(f"test_{res.noun}_ids_are_not_reused_after_a_delete", "integration",
+                          w, res)
+    gone = create_record(case, w, res, "gone", [])
+    kept = create_record(case, w, res, "kept", [])
+    case.add(w.call(case, "removed", delete, {res.param or "id": gone}),
+             status_assert("removed", delete))
+    third = create_record(case, w, res, "third", [])
+    case.add(f"assert {third} != {kept}",
+             w.call(case, "kept_read", get, {res.param or "id": kept}),
+             status_assert("kept_read", get), f"kept_body = {res.record_of('kept_read', get)}",
+             *[f"assert kept_body[{literal(k)}] == kept_payload[{literal(k)}]" for k in echo])
+    return case

@@ -15,8 +15,10 @@ from typing import Any
 
 from pipeline.offline.names import is_param, segments, singular, snake
 from pipeline.offline.own_ids import OWN_ID, fitting_id, own_id_key, path_pattern
+from pipeline.offline.parents import account_collections, adopt
 from pipeline.offline.payloads import payload_of
 from pipeline.offline.references import free_references, shown_references
+from pipeline.offline.seeded import listed_answer, seeded_payload
 from pipeline.offline.shape import Shape, id_key, id_names, only_id, record_path, shape_of
 from pipeline.records import Endpoint, Spec
 
@@ -28,6 +30,8 @@ SEARCH_PARAMS = ("q", "search", "query", "keyword", "term")
 PAGE_PARAMS = ("page",)
 SIZE_PARAMS = ("per_page", "page_size", "pageSize", "size", "limit")
 REGISTER_PATH = re.compile(r"register|sign-?up", re.I)
+# a POST on a record's path that says it updates it ("This will update a category by its id")
+_UPDATING = re.compile(r"^(?:\W*(?:this|it)\s+(?:will\s+)?)?(?:update|edit|modif(?:y|ies))", re.I)
 UNSAFE_PATH = re.compile(r"reset|clear|purge|shutdown|wipe|seed", re.I)
 
 
@@ -178,6 +182,10 @@ class Resource:
     free_refs: tuple[str, ...] = ()  # ids of things no documented path manages: any value
     shown_refs: tuple[str, ...] = ()  # ids of records the document shows existing: as written
     shape: Shape | None = None  # observed on the running oracle (see shape.py)
+    seeded: bool = False  # the create body is shaped like a listed record (seeded.py)
+    account_param: str | None = None  # `{id}` of `/users/{id}/...`: the signed-in user
+    parent_param: str | None = None  # `{id}` of `/categories/{id}/...`: the parent's id
+    parent_key: str | None = None  # the body's field naming the parent (`category_id`)
 
     def observed(self, ep: Endpoint | None) -> Shape | None:
         """The observed layout where the document shows no answer for `ep` (the document's
@@ -251,7 +259,7 @@ class Resource:
         if self.create is None or self.payload is None:
             return False
         if has_reference({k: v for k, v in self.payload.items()
-                          if k not in self.free_refs + self.shown_refs}):
+                          if k not in (*self.free_refs, *self.shown_refs, self.parent_key)}):
             return False
         return self.parent is None or self.parent.creatable
 
@@ -420,25 +428,33 @@ def build_model(spec: Spec) -> Model:
                 elif ep.method == "GET":
                     res.listing = res.listing or ep
             elif res.item and ep.path == res.item:
-                slot = {"GET": "get", "PUT": "update", "PATCH": "update", "DELETE": "delete"}
+                slot = {"GET": "get", "PUT": "update", "PATCH": "update", "DELETE": "delete",
+                        "POST": "update" if _UPDATING.search(ep.summary) else ""}
                 name = slot.get(ep.method)
                 if name and getattr(res, name) is None:
                     setattr(res, name, ep)
         if res.create is not None and isinstance(res.create.request_example, dict):
             res.payload = payload_of(res.create)
     by_item = {r.item: r for r in resources if r.item}
+    accounts = account_collections(eps)
     for res in list(resources):
         segs = segments(res.collection)
         if len(segs) > 1 and is_param(segs[-2]):
             parent_item = "/" + "/".join(segs[:-1])
             # "/projects/{id}/issues/" under "/projects/{id}/": one record either way
             res.parent = by_item.get(parent_item) or by_item.get(parent_item + "/")
-            if res.parent is None:
+            if res.parent is None and not adopt(res, resources, accounts):
                 res.create = None
         res.fields = _representation(res)
         if res.payload is None and res.create is not None:
             res.payload = payload_of(res.create, res.fields)
+        if res.payload is None and res.create is not None and spec.observed:
+            res.payload = seeded_payload(listed_answer(spec.observed, res.collection))
+            res.seeded = res.payload is not None
         res.id_field = _id_field(res)
+        if res.parent is not None and res.payload:  # the body names the record it is under
+            res.parent_key = next((k for k in (f"{res.parent.noun}_id", f"{res.parent.noun}Id",
+                                               res.parent_param) if k and k in res.payload), None)
         if res.client_id:  # the create body names the record: as the path's pattern asks
             res.payload[res.id_field] = fitting_id(  # type: ignore[index]
                 res.payload[res.id_field],  # type: ignore[index]
@@ -457,6 +473,8 @@ def build_model(spec: Spec) -> Model:
                 res.id_field = res.shape.create_id  # `{post}` named by no field: as observed
             res.shown_refs = shown_references(res.payload or {}, listings,
                                               res.shape is not None)
+            if res.seeded:  # the listed record's references name records the service holds
+                res.shown_refs += tuple(k for k in res.payload or {} if REFERENCE_KEY.search(k))
     model = Model(spec=spec, resources=resources, by_item=by_item)
     if spec.auth is not None:
         login_path = spec.auth.login_path

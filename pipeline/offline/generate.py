@@ -21,6 +21,7 @@ from pipeline.offline import (
     gen_errors,
     gen_flags,
     gen_flows,
+    gen_linked,
     gen_lists,
     gen_pages,
     gen_paging,
@@ -55,6 +56,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_api.get_item(w, res)
         yield gen_api.location_names_record(w, res)
         yield gen_api.update(w, res)
+        yield gen_api.partial_update(w, res)
         yield gen_reports.update_reports_previous(w, res)
         yield gen_reports.flag_set_and_cleared(w, res)
         yield gen_stamps.creation_stamp(w, res)
@@ -68,6 +70,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_flows.lifecycle(w, res)
         yield gen_flows.listed_after_create(w, res)
         yield gen_paging.pages_split_new_records(w, res)
+        yield gen_linked.created_under_parent(w, res)
         yield gen_flows.isolation(w, res)
 
 
@@ -86,6 +89,7 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         static = not path_params(ep.path)
         if static and ep.method == "GET":
             yield gen_api.static_get(w, ep)
+            yield gen_linked.filter_by_listed_value(w, ep)
             yield gen_api.search_no_match(w, ep)
             yield gen_api.page_past_end(w, ep)
             yield gen_paging.pages_hold_every_record(w, ep)
@@ -97,6 +101,7 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
             yield gen_api.action(w, ep)
             yield gen_shown.list_of_shown_record(w, ep)
             yield gen_errors.repeat_conflict(w, ep)
+        yield gen_linked.lists_only_linked(w, ep)
         yield gen_api.unknown_get(w, ep)
         yield gen_errors.mutate_unknown(w, ep)
     for post in model.spec.endpoints:

@@ -128,8 +128,9 @@ def find_id(answers: list[Any], sent: dict[str, Any], names: list[str]) -> Any:
         records = records_in(body)
         if path is None and not records and (only := only_id(body, "")):
             return body[only]
-        for record in records:
-            if holds(record, sent) and (key := id_key(record, names)) is not None:
+        for record in records:  # most of what was sent, not one shared reference
+            if 2 * len(holds(record, sent)) >= max(len(_scalars(sent)), 1) \
+                    and (key := id_key(record, names)) is not None:
                 return record[key]
     return None
 
@@ -151,7 +152,9 @@ def shape_of(observed: list[Observation], collection: str, item: str | None,
     if create_record is None:  # `{"id": 7}`, `{"created_question_id": 7, "success": true}`
         create_id = id_key(create.answer, names) or only_id(create.answer, noun)
         create_record = () if create_id else None
-    listing = next((o for o in mine if o.method == "GET" and o.path == collection), None)
+    # the last list read: where a body was made from a listed record, the one after the create
+    listing = next((o for o in reversed(mine) if o.method == "GET" and o.path == collection),
+                   None)
     listed = [r for r in records_in(listing.answer) if isinstance(r, dict)
               and 2 * len(holds(r, sent)) >= max(len(_scalars(sent)), 1)
               and id_of_record(r, noun) is not None] if listing is not None else []

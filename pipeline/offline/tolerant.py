@@ -130,6 +130,41 @@ def token_in(answer):
     return token_in(inner[0]) if len(inner) == 1 else None
 
 
+def link_of(record, noun):
+    """The id of the `noun` a record belongs to: `<noun>Id`, `<noun>_id`, or `<noun>` (its
+    id, or the object holding it)."""
+    if not isinstance(record, dict):
+        return None
+    for key in (f"{noun}Id", f"{noun}_id", f"{noun}ID", noun):
+        value = record.get(key)
+        if isinstance(value, dict):
+            value = value.get("id")
+        if isinstance(value, int | str) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def user_id_in(headers):
+    """The signed-in user's id a JSON Web Token in `headers` carries (`sub`, `user_id`,
+    `id`, `identity`), or None."""
+    import base64
+    import json
+
+    for value in (headers or {}).values():
+        token = str(value).split()[-1] if str(value).split() else ""
+        parts = token.split(".")
+        if len(parts) != 3:
+            continue
+        try:
+            claims = json.loads(base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)))
+        except ValueError:
+            continue
+        for key in ("sub", "user_id", "userId", "uid", "id", "identity"):
+            if isinstance(claims, dict) and isinstance(claims.get(key), int | str):
+                return claims[key]
+    return None
+
+
 HELPERS = (id_of_record, record_in, records_in, record_holding, created_record, verb_forms,
            state_of)
 PRELUDE = "\n\n".join(inspect.getsource(f) for f in HELPERS)
@@ -142,4 +177,8 @@ def prelude_for(code: str) -> str:
     parts = [PRELUDE] if CALLS.search(code) else []
     if re.search(r"\btoken_in\(", code):
         parts.append(inspect.getsource(token_in))
+    if re.search(r"\blink_of\(", code):
+        parts.append(inspect.getsource(link_of))
+    if re.search(r"\buser_id_in\(", code):
+        parts.append(inspect.getsource(user_id_in))
     return "\n\n".join(parts)

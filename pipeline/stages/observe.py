@@ -34,6 +34,7 @@ from pipeline.offline.gen_model import (
 )
 from pipeline.offline.own_ids import fitting_id, own_id_key, path_pattern
 from pipeline.offline.payloads import payload_of
+from pipeline.offline.seeded import listed_answer, seeded_payload
 from pipeline.offline.shape import find_id, id_names
 from pipeline.offline.tolerant import token_in
 from pipeline.records import Endpoint, Observation, Spec
@@ -41,6 +42,7 @@ from pipeline.tasks import RawTask
 
 _PARAM = re.compile(r"\{([^{}]+)\}")
 _TIMEOUT_S = 5.0
+_ENDS_SESSION = re.compile(r"log-?out|sign-?out", re.I)
 
 
 def _open(spec: Spec, ep: Endpoint, signed_in: bool = False) -> bool:
@@ -136,6 +138,7 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
     creates = [e for e in eps if e.method == "POST" and not _PARAM.search(e.path)
                and bodies.get(e.key)]
     lists = [e for e in eps if e.method == "GET" and not _PARAM.search(e.path)
+             and not _ENDS_SESSION.search(e.path)  # a sign-out would end the signed-in session
              and not any(p.required and p.location == "query" for p in e.params)]
 
     def send(ep: Endpoint, path: str, body: Any = None) -> None:
@@ -153,6 +156,16 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
         send(ep, ep.path, bodies[ep.key])
     for ep in lists:
         send(ep, ep.path)
+    for ep in eps:  # no documented body: one shaped like a record the service lists
+        if ep.method != "POST" or _PARAM.search(ep.path) or bodies.get(ep.key):
+            continue
+        body = seeded_payload(listed_answer(out, ep.path))
+        listing = next((e for e in lists if e.path in (ep.path, ep.path.rstrip("/"))), None)
+        if body is not None and listing is not None:
+            bodies[ep.key] = body
+            creates.append(ep)
+            send(ep, ep.path, body)
+            send(listing, listing.path)
     for create in creates:
         collection = create.path.rstrip("/")
         item = item_path(create.path, {e.path for e in eps})
