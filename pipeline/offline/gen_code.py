@@ -195,8 +195,12 @@ class Writer:
         return keys + error_value_asserts(var, fmt, code, error_tokens(ep, code))
 
     def url(self, path: str, bindings: dict[str, str]) -> str:
+        mine = {r.account_param for r in self.model.resources if r.account_param}
+
         def sub(m: re.Match[str]) -> str:
-            return "{" + bindings.get(m.group(1), m.group(1)) + "}"
+            name = m.group(1)  # the signed-in user's id, where nothing else binds it
+            default = "user_id_in(auth_headers)" if name in mine else name
+            return "{" + bindings.get(name, default) + "}"
 
         return 'f"{base_url}' + re.sub(r"\{([^{}]+)\}", sub, path) + '"'
 

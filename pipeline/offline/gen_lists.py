@@ -131,9 +131,13 @@ def scoped_to_parent(w: Writer, res: Resource) -> Case | None:
                       target=False)
         case.cleanup.append(line.split(" = ", 1)[1])
     other = {**bindings, parent.param: "other_parent_id"}
+    if res.parent_param:
+        other[res.parent_param] = "other_parent_id"
     assert res.create is not None
-    case.add(*payload_lines("other_payload", w.payload_for(res) or {}),
-             w.call(case, "other_response", res.create, other, "json=other_payload"),
+    case.add(*payload_lines("other_payload", w.payload_for(res) or {}))
+    if res.parent_key:  # the body names the record it is filed under
+        case.add(f"other_payload[{literal(res.parent_key)}] = other_parent_id")
+    case.add(w.call(case, "other_response", res.create, other, "json=other_payload"),
              status_assert("other_response", res.create))
     if not w.take_created(case, res, "other_response", "other_payload", other,
                           "other_record", "other_id"):

@@ -450,7 +450,10 @@ def build_model(spec: Spec) -> Model:
             res.payload = payload_of(res.create, res.fields)
         if res.payload is None and res.create is not None and spec.observed:
             res.payload = seeded_payload(listed_answer(spec.observed, res.collection))
-            res.seeded = res.payload is not None
+            res.seeded = res.payload is not None and any(  # the oracle took it: as observed
+                o.method == "POST" and o.path == res.create.path and o.body == res.payload
+                and 200 <= o.status < 300 for o in spec.observed)
+            res.payload = res.payload if res.seeded else None
         res.id_field = _id_field(res)
         if res.parent is not None and res.payload:  # the body names the record it is under
             res.parent_key = next((k for k in (f"{res.parent.noun}_id", f"{res.parent.noun}Id",

@@ -162,7 +162,7 @@ SERVER = textwrap.dedent("""\
             if m and int(m.group(1)) == me:
                 if method == "GET":
                     return self.reply(200, [c for c in CATEGORIES.values() if c["user_id"] == me])
-                new = len(CATEGORIES) + 1
+                new = max(CATEGORIES, default=0) + 1
                 CATEGORIES[new] = {"id": new, "user_id": me, "title": self.body()["title"]}
                 return self.reply(201, CATEGORIES[new])
             m = re.fullmatch(r"/users/(\\d+)/categories/(\\d+)", path)
@@ -180,7 +180,7 @@ SERVER = textwrap.dedent("""\
             m = re.fullmatch(r"/categories/(\\d+)/recipes", path)
             if m and method == "POST":
                 body = self.body()
-                new = len(RECIPES) + 1
+                new = max(RECIPES, default=0) + 1
                 category = body["category_id"] + SHIFT
                 RECIPES[new] = {"id": new, "category_id": category, "title": body["title"]}
                 return self.reply(201, RECIPES[new])

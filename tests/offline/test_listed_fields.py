@@ -68,13 +68,13 @@ SERVER = textwrap.dedent("""\
             if self.path == "/api":
                 if not all(isinstance(data.get(k), str) for k in ("heading", "body", "writer")):
                     return self.reply(400, {"ok": False})
-                nid = len(NOTES) + 1
+                nid = max(NOTES, default=0) + 1
                 NOTES[nid] = {"id": nid, **{k: data[k] for k in ("heading", "body", "writer")}}
                 return self.ok(NOTES[nid])
             m = re.fullmatch(r"/api/(\\d+)/tags", self.path)
             if not m or int(m.group(1)) not in NOTES or not isinstance(data.get("label"), str):
                 return self.reply(404, {"ok": False})
-            tid = len(TAGS) + 1
+            tid = max(TAGS, default=0) + 1
             TAGS[tid] = {"id": tid, "note": int(m.group(1)), "label": data["label"]}
             self.ok(TAGS[tid])
 

@@ -77,7 +77,7 @@ SERVER = textwrap.dedent("""\
             if self.path != "/staff":
                 return self.reply(404, {"status": "no route"})
             with LOCK:
-                new = len(STAFF) + 1
+                new = max(STAFF, default=0) + 1  # never an id a record still has
                 STAFF[new] = {"id": new, **self.body()}
             self.reply(201, {"status": "Staff added"})
 

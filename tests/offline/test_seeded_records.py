@@ -31,6 +31,7 @@ README = textwrap.dedent("""\
     - `DELETE /notes/{id}` - Delete a note
     - `GET /notes?authorId={id}` - Filter notes by author
     - `GET /notes/{id}/comments` - Get the comments of a note
+    - `GET /comments` - Get all comments
     - `GET /authors/{id}/notes` - Get the notes of an author
     """)
 
@@ -61,6 +62,8 @@ SERVER = textwrap.dedent("""\
                 if author and FILTERED:
                     rows = [n for n in rows if str(n["authorId"]) == author[0]]
                 return self.reply(200, rows)
+            if url.path == "/comments":
+                return self.reply(200, COMMENTS)
             m = re.fullmatch(r"/notes/(\\d+)/comments", url.path)
             if m:
                 return self.reply(200, [c for c in COMMENTS
