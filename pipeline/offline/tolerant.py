@@ -145,11 +145,14 @@ def link_of(record, noun):
 
 
 def user_id_in(headers):
-    """The signed-in user's id a JSON Web Token in `headers` carries (`sub`, `user_id`,
-    `id`, `identity`), or None."""
+    """The signed-in user's id: the one sign-up or sign-in answered (the conftest keeps it on
+    the headers), else the one a JSON Web Token in `headers` carries (`sub`, `user_id`,
+    `id`, `identity`); None when neither says."""
     import base64
     import json
 
+    if getattr(headers, "user_id", None) is not None:
+        return headers.user_id
     for value in (headers or {}).values():
         token = str(value).split()[-1] if str(value).split() else ""
         parts = token.split(".")

@@ -224,3 +224,21 @@ def test_the_suite_works_under_the_signed_in_user(
     assert outcomes["update lost"][update] == "failed"
     assert outcomes["recipe filed elsewhere"][recipe] == "failed"
     assert outcomes["update lost"][recipe] == "passed"  # each test fails for its own rule
+
+
+def test_the_user_id_comes_from_the_sign_in_answer_else_the_token() -> None:
+    import base64
+    import json
+
+    from pipeline.offline.tolerant import user_id_in
+
+    class Signed(dict):
+        user_id = None
+
+    claims = base64.urlsafe_b64encode(json.dumps({"sub": 7}).encode()).decode().rstrip("=")
+    jwt = Signed({"Authorization": f"Bearer eyJhbGciOiJub25lIn0.{claims}.sig"})
+    assert user_id_in(jwt) == 7
+    opaque = Signed({"Authorization": "Bearer 3f9a1c"})
+    assert user_id_in(opaque) is None
+    opaque.user_id = 12  # what sign-in answered (`{"access_token": ..., "user_id": 12}`)
+    assert user_id_in(opaque) == 12

@@ -35,6 +35,61 @@ def test_created_stock_movement_appears_in_list(base_url, session, unique):
         session.delete(f"{base_url}/items/{item_id}")
 
 
+def test_item_ids_are_not_reused_after_a_delete(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {
+            "sku": unique("bolt-m8-40"),
+            "name": unique("Hex bolt M8x40"),
+            "category": "fasteners",
+            "quantity": 0,
+            "unit_price": 0.35,
+            "reorder_level": 500,
+        }
+        gone_created = session.post(f"{base_url}/items", json=gone_payload)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {
+            "sku": unique("bolt-m8-40"),
+            "name": unique("Hex bolt M8x40"),
+            "category": "fasteners",
+            "quantity": 0,
+            "unit_price": 0.35,
+            "reorder_level": 500,
+        }
+        kept_created = session.post(f"{base_url}/items", json=kept_payload)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        removed = session.delete(f"{base_url}/items/{gone_id}")
+        assert removed.status_code == 204, removed.text
+        third_payload = {
+            "sku": unique("bolt-m8-40"),
+            "name": unique("Hex bolt M8x40"),
+            "category": "fasteners",
+            "quantity": 0,
+            "unit_price": 0.35,
+            "reorder_level": 500,
+        }
+        third_created = session.post(f"{base_url}/items", json=third_payload)
+        assert third_created.status_code == 201, third_created.text
+        third_id = third_created.json()["id"]
+        created.append(third_id)
+        assert third_id != kept_id
+        kept_read = session.get(f"{base_url}/items/{kept_id}")
+        assert kept_read.status_code == 200, kept_read.text
+        kept_body = kept_read.json()
+        assert kept_body["name"] == kept_payload["name"]
+        assert kept_body["category"] == kept_payload["category"]
+        assert kept_body["quantity"] == kept_payload["quantity"]
+        assert kept_body["unit_price"] == kept_payload["unit_price"]
+        assert kept_body["reorder_level"] == kept_payload["reorder_level"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/items/{record_id}")
+
+
 def test_item_lifecycle_create_read_update_delete(base_url, session, unique):
     payload = {
         "sku": unique("bolt-m8-40"),

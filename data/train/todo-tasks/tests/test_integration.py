@@ -54,6 +54,53 @@ def test_list_todos_grows_by_one_after_create(base_url, session, unique):
             session.delete(f"{base_url}/todos/{record_id}")
 
 
+def test_todo_ids_are_not_reused_after_a_delete(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {
+            "title": unique("..."),
+            "description": "...",
+            "priority": "high",
+            "due_date": "2024-07-01",
+        }
+        gone_created = session.post(f"{base_url}/todos", json=gone_payload)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {
+            "title": unique("..."),
+            "description": "...",
+            "priority": "high",
+            "due_date": "2024-07-01",
+        }
+        kept_created = session.post(f"{base_url}/todos", json=kept_payload)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        removed = session.delete(f"{base_url}/todos/{gone_id}")
+        assert removed.status_code == 204, removed.text
+        third_payload = {
+            "title": unique("..."),
+            "description": "...",
+            "priority": "high",
+            "due_date": "2024-07-01",
+        }
+        third_created = session.post(f"{base_url}/todos", json=third_payload)
+        assert third_created.status_code == 201, third_created.text
+        third_id = third_created.json()["id"]
+        created.append(third_id)
+        assert third_id != kept_id
+        kept_read = session.get(f"{base_url}/todos/{kept_id}")
+        assert kept_read.status_code == 200, kept_read.text
+        kept_body = kept_read.json()
+        assert kept_body["title"] == kept_payload["title"]
+        assert kept_body["description"] == kept_payload["description"]
+        assert kept_body["priority"] == kept_payload["priority"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/todos/{record_id}")
+
+
 def test_todo_lifecycle_create_read_update_delete(base_url, session, unique):
     payload = {
         "title": unique("..."),

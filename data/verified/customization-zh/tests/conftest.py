@@ -58,7 +58,10 @@ def unique_like(template="item"):
             out.append(char)
     value = "".join(out) + template[len(out):]
     if sum(c.isascii() and c.isalnum() for c in template) < 6:
-        value += "-" + uuid.uuid4().hex[:8]
+        if template.isascii() and template.isalpha():  # letters only: more letters
+            value += "".join("abcdefghijklmnopqrstuvwxyz"[b % 26] for b in pool[:8])
+        else:
+            value += "-" + uuid.uuid4().hex[:8]
     return value
 
 

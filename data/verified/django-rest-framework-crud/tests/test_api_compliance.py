@@ -185,6 +185,26 @@ def test_list_movies_filtered_by_title_returns_only_matching_movy(base_url, sess
             session.delete(f"{base_url}/api/v1/movies/{record_id}/", headers=auth_headers)
 
 
+def test_patch_movy_applies_changes(base_url, session, unique, auth_headers):
+    payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+    response = session.post(f"{base_url}/api/v1/movies/", json=payload, headers=auth_headers)
+    assert 200 <= response.status_code < 300, response.text
+    movy = response.json()
+    movy_id = movy["id"]
+    try:
+        changes = {"title": unique("AntMan and The Wasp")}
+        updated = session.patch(f"{base_url}/api/v1/movies/{movy_id}/", json=changes, headers=auth_headers)
+        assert 200 <= updated.status_code < 300, updated.text
+        reread = session.get(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
+        assert 200 <= reread.status_code < 300, reread.text
+        stored = record_in(reread.json())
+        assert stored["title"] == changes["title"]
+        assert stored["genre"] == payload["genre"]
+        assert stored["year"] == payload["year"]
+    finally:
+        session.delete(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
+
+
 def test_put_movy_applies_changes(base_url, session, unique, auth_headers):
     payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
     response = session.post(f"{base_url}/api/v1/movies/", json=payload, headers=auth_headers)

@@ -122,6 +122,38 @@ def test_delete_movies_then_read_and_delete_again_return_404(base_url, session, 
             session.delete(f"{base_url}/api/v1/movies/{record_id}/", headers=auth_headers)
 
 
+def test_movy_ids_are_not_reused_after_a_delete(base_url, session, unique, auth_headers):
+    created = []
+    try:
+        gone_payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+        gone_created = session.post(f"{base_url}/api/v1/movies/", json=gone_payload, headers=auth_headers)
+        assert 200 <= gone_created.status_code < 300, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+        kept_created = session.post(f"{base_url}/api/v1/movies/", json=kept_payload, headers=auth_headers)
+        assert 200 <= kept_created.status_code < 300, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        removed = session.delete(f"{base_url}/api/v1/movies/{gone_id}/", headers=auth_headers)
+        assert 200 <= removed.status_code < 300, removed.text
+        third_payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+        third_created = session.post(f"{base_url}/api/v1/movies/", json=third_payload, headers=auth_headers)
+        assert 200 <= third_created.status_code < 300, third_created.text
+        third_id = third_created.json()["id"]
+        created.append(third_id)
+        assert third_id != kept_id
+        kept_read = session.get(f"{base_url}/api/v1/movies/{kept_id}/", headers=auth_headers)
+        assert 200 <= kept_read.status_code < 300, kept_read.text
+        kept_body = record_in(kept_read.json())
+        assert kept_body["title"] == kept_payload["title"]
+        assert kept_body["genre"] == kept_payload["genre"]
+        assert kept_body["year"] == kept_payload["year"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v1/movies/{record_id}/", headers=auth_headers)
+
+
 def test_movy_lifecycle_create_read_update_delete(base_url, session, unique, auth_headers):
     payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
     response = session.post(f"{base_url}/api/v1/movies/", json=payload, headers=auth_headers)

@@ -53,6 +53,53 @@ def test_created_registration_appears_in_list(base_url, session, unique):
         session.delete(f"{base_url}/api/v2/events/{event_id}")
 
 
+def test_event_ids_are_not_reused_after_a_delete(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        gone_created = session.post(f"{base_url}/api/v2/events", json=gone_payload)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        kept_created = session.post(f"{base_url}/api/v2/events", json=kept_payload)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        removed = session.delete(f"{base_url}/api/v2/events/{gone_id}")
+        assert removed.status_code == 204, removed.text
+        third_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        third_created = session.post(f"{base_url}/api/v2/events", json=third_payload)
+        assert third_created.status_code == 201, third_created.text
+        third_id = third_created.json()["id"]
+        created.append(third_id)
+        assert third_id != kept_id
+        kept_read = session.get(f"{base_url}/api/v2/events/{kept_id}")
+        assert kept_read.status_code == 200, kept_read.text
+        kept_body = kept_read.json()
+        assert kept_body["title"] == kept_payload["title"]
+        assert kept_body["location"] == kept_payload["location"]
+        assert kept_body["capacity"] == kept_payload["capacity"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v2/events/{record_id}")
+
+
 def test_event_lifecycle_create_read_update_delete(base_url, session, unique):
     payload = {
         "title": unique("Intro to bookbinding"),

@@ -8,6 +8,56 @@ import pytest  # noqa: F401
 import requests  # noqa: F401
 
 
+def test_book_ids_are_not_reused_after_a_delete(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        gone_created = session.post(f"{base_url}/api/books", json=gone_payload)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        kept_created = session.post(f"{base_url}/api/books", json=kept_payload)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        removed = session.delete(f"{base_url}/api/books/{gone_id}")
+        assert removed.status_code == 204, removed.text
+        third_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        third_created = session.post(f"{base_url}/api/books", json=third_payload)
+        assert third_created.status_code == 201, third_created.text
+        third_id = third_created.json()["id"]
+        created.append(third_id)
+        assert third_id != kept_id
+        kept_read = session.get(f"{base_url}/api/books/{kept_id}")
+        assert kept_read.status_code == 200, kept_read.text
+        kept_body = kept_read.json()
+        assert kept_body["title"] == kept_payload["title"]
+        assert kept_body["author"] == kept_payload["author"]
+        assert kept_body["year"] == kept_payload["year"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/books/{record_id}")
+
+
 def test_book_lifecycle_create_read_update_delete(base_url, session, unique):
     payload = {
         "title": unique("Kindred"),

@@ -46,6 +46,49 @@ def test_list_notes_grows_by_one_after_create(base_url, session, unique, auth_he
             session.delete(f"{base_url}/notes/{record_id}", headers=auth_headers)
 
 
+def test_note_ids_are_not_reused_after_a_delete(base_url, session, unique, auth_headers):
+    created = []
+    try:
+        gone_payload = {
+            "title": unique("读书清单"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        gone_created = session.post(f"{base_url}/notes", json=gone_payload, headers=auth_headers)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {
+            "title": unique("读书清单"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        kept_created = session.post(f"{base_url}/notes", json=kept_payload, headers=auth_headers)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        removed = session.delete(f"{base_url}/notes/{gone_id}", headers=auth_headers)
+        assert removed.status_code == 204, removed.text
+        third_payload = {
+            "title": unique("读书清单"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        third_created = session.post(f"{base_url}/notes", json=third_payload, headers=auth_headers)
+        assert third_created.status_code == 201, third_created.text
+        third_id = third_created.json()["id"]
+        created.append(third_id)
+        assert third_id != kept_id
+        kept_read = session.get(f"{base_url}/notes/{kept_id}", headers=auth_headers)
+        assert kept_read.status_code == 200, kept_read.text
+        kept_body = kept_read.json()
+        assert kept_body["title"] == kept_payload["title"]
+        assert kept_body["content"] == kept_payload["content"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/notes/{record_id}", headers=auth_headers)
+
+
 def test_note_lifecycle_create_read_update_delete(base_url, session, unique, auth_headers):
     payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
     response = session.post(f"{base_url}/notes", json=payload, headers=auth_headers)

@@ -8,6 +8,37 @@ import pytest  # noqa: F401
 import requests  # noqa: F401
 
 
+def test_task_ids_are_not_reused_after_a_delete(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {"title": unique("sample_title"), "priority": "low"}
+        gone_created = session.post(f"{base_url}/api/v1/tasks", json=gone_payload)
+        assert 200 <= gone_created.status_code < 300, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {"title": unique("sample_title"), "priority": "low"}
+        kept_created = session.post(f"{base_url}/api/v1/tasks", json=kept_payload)
+        assert 200 <= kept_created.status_code < 300, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        removed = session.delete(f"{base_url}/api/v1/tasks/{gone_id}")
+        assert 200 <= removed.status_code < 300, removed.text
+        third_payload = {"title": unique("sample_title"), "priority": "low"}
+        third_created = session.post(f"{base_url}/api/v1/tasks", json=third_payload)
+        assert 200 <= third_created.status_code < 300, third_created.text
+        third_id = third_created.json()["id"]
+        created.append(third_id)
+        assert third_id != kept_id
+        kept_read = session.get(f"{base_url}/api/v1/tasks/{kept_id}")
+        assert kept_read.status_code == 200, kept_read.text
+        kept_body = kept_read.json()
+        assert kept_body["title"] == kept_payload["title"]
+        assert kept_body["priority"] == kept_payload["priority"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v1/tasks/{record_id}")
+
+
 def test_task_lifecycle_create_read_update_delete(base_url, session, unique):
     payload = {"title": unique("sample_title"), "priority": "low"}
     response = session.post(f"{base_url}/api/v1/tasks", json=payload)

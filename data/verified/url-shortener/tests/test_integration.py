@@ -29,6 +29,46 @@ def test_list_short_links_grows_by_one_after_create(base_url, session, unique):
             session.delete(f"{base_url}/short-links/{record_id}")
 
 
+def test_short_link_ids_are_not_reused_after_a_delete(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {
+            "url": unique("https://example.com/a/very/long/path"),
+            "code": unique("docs-home"),
+        }
+        gone_created = session.post(f"{base_url}/short-links", json=gone_payload)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["code"]
+        created.append(gone_id)
+        kept_payload = {
+            "url": unique("https://example.com/a/very/long/path"),
+            "code": unique("docs-home"),
+        }
+        kept_created = session.post(f"{base_url}/short-links", json=kept_payload)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["code"]
+        created.append(kept_id)
+        removed = session.delete(f"{base_url}/short-links/{gone_id}")
+        assert removed.status_code == 204, removed.text
+        third_payload = {
+            "url": unique("https://example.com/a/very/long/path"),
+            "code": unique("docs-home"),
+        }
+        third_created = session.post(f"{base_url}/short-links", json=third_payload)
+        assert third_created.status_code == 201, third_created.text
+        third_id = third_created.json()["code"]
+        created.append(third_id)
+        assert third_id != kept_id
+        kept_read = session.get(f"{base_url}/short-links/{kept_id}")
+        assert kept_read.status_code == 200, kept_read.text
+        kept_body = kept_read.json()
+        assert kept_body["url"] == kept_payload["url"]
+        assert kept_body["code"] == kept_payload["code"]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/short-links/{record_id}")
+
+
 def test_short_link_lifecycle_create_read_update_delete(base_url, session, unique):
     payload = {
         "url": unique("https://example.com/a/very/long/path"),
