@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from variant_suite import outcomes_on_variants
+from variant_suite import SERVE_JSON, outcomes_on_variants
 
 README = textwrap.dedent("""\
     notes
@@ -227,27 +227,7 @@ SERVER = textwrap.dedent("""\
                 return self.answer(404, {"status": "fail"})
             del NOTES[found["note_id"]]
             return self.answer(200, {"status": "ok"})
-
-        def body(self):
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            try:
-                return json.loads(raw)
-            except ValueError:
-                return None
-
-        def reply(self, status, body):
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args):
-            pass
-
-    ThreadingHTTPServer(("127.0.0.1", int(os.environ["PORT"])), H).serve_forever()
-    """)
+    """) + SERVE_JSON
 
 
 def test_the_suite_signs_in_asks_for_json_and_catches_each_stated_rule(
