@@ -101,10 +101,34 @@ LOGIN = ('POST', '/api/v1/auth/token/', {"username": "PERSON123", "password": "P
 TOKEN_FIELD = 'access'
 
 
+class _Signed(dict):
+    """A signed-in user's headers; `user_id`: the id sign-up or sign-in gave it, if any."""
+
+    user_id = None
+
+
+def _user_id(*answers):
+    for answer in answers:
+        if isinstance(answer, dict) and isinstance(answer.get("user"), dict):
+            answer = answer["user"]
+        for key in ("user_id", "userId", "id") if isinstance(answer, dict) else ():
+            if isinstance(answer.get(key), int | str) and not isinstance(answer[key], bool):
+                return answer[key]
+    return None
+
+
+def _json(response):
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
 def new_user_headers(base_url):
     """Register a fresh user (when the service has a register endpoint), log in, return headers."""
     credentials = {key: unique_like(value) if key in ['email', 'first_name', 'last_name', 'username'] else value
                    for key, value in REGISTER[2].items()}
+    registered = None
     with _TimeoutSession() as s:
         if REGISTER[1]:
             registered = s.request(REGISTER[0], base_url + REGISTER[1], json=credentials)
@@ -113,7 +137,9 @@ def new_user_headers(base_url):
         login = s.request(LOGIN[0], base_url + LOGIN[1], json=body)
         assert login.status_code < 300, login.text
         token = login.json()[TOKEN_FIELD]
-    return {"Authorization": f"Bearer {token}"}
+    headers = _Signed({"Authorization": f"Bearer {token}"})
+    headers.user_id = _user_id(_json(login), _json(registered) if registered is not None else None)
+    return headers
 
 
 @pytest.fixture
