@@ -189,6 +189,10 @@ def location_names_record(w: Writer, res: Resource) -> Case | None:
     return case
 
 
+_PICKED = re.compile(r"\bguess|\bdetect|\binferr?|\bderived?\b|if not (?:provided|given|sent)"
+                     r"|when (?:absent|omitted|missing)", re.I)
+
+
 def update_payload(res: Resource) -> dict | None:
     """The documented update body, else the create body with its title-like field changed."""
     ep = res.update
@@ -197,9 +201,12 @@ def update_payload(res: Resource) -> dict | None:
     payload = payload_of(ep, res.fields)
     if payload and ep.method == "PATCH" and not isinstance(ep.request_example, dict) \
             and res.shape is not None:
-        # a text the service chose itself when the create left it out (a guessed language
-        # alias) comes from its vocabulary: a made-up value is no change it must accept
-        chosen = {k for k, kind in res.shape.record_types if kind == "string"} \
+        # a text the document says the service picks when the create leaves it out ("language
+        # will be guessed if not provided") comes from its vocabulary: a made-up value is no
+        # change it must accept
+        picked = {p.name for p in (res.create.params if res.create else [])
+                  if _PICKED.search(p.description)}
+        chosen = {k for k, kind in res.shape.record_types if kind == "string" and k in picked} \
             - set(res.payload or {})
         payload = {k: v for k, v in payload.items() if k not in chosen} or None
     for key, value in (payload or {}).items():  # a flag left as it was proves nothing
