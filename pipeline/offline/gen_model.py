@@ -7,17 +7,21 @@ test case it would have written.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.offline.accounts import basic_keys as basic_keys  # re-exported (one home)
+from pipeline.offline.accounts import body_keyword as body_keyword
+from pipeline.offline.accounts import login_sources as login_sources
 from pipeline.offline.names import is_param, segments, singular, snake
 from pipeline.offline.own_ids import OWN_ID, fitting_id, own_id_key, path_pattern
 from pipeline.offline.parents import account_collections, adopt
 from pipeline.offline.payloads import payload_of
 from pipeline.offline.references import free_references, shown_references
+from pipeline.offline.schema_values import schema_constants as schema_constants
+from pipeline.offline.schema_values import schema_record
 from pipeline.offline.seeded import listed_answer, seeded_payload
 from pipeline.offline.shape import Shape, id_key, id_names, only_id, record_path, shape_of
 from pipeline.records import Endpoint, Spec
@@ -289,38 +293,6 @@ def _representation(res: Resource) -> dict[str, Any]:
     return schema_record(res.create, res.get)
 
 
-_SCHEMA_VALUE = {"integer": 0, "number": 0.0, "boolean": False, "array": [], "object": {}}
-
-
-def schema_constants(ep: Endpoint | None) -> dict[str, Any]:
-    """Top-level answer fields whose schema allows exactly one value (`"status": "string
-    (enum: ['in_progress'])"` on a create): the value itself is documented."""
-    props = ((ep.response_schema or {}).get("properties") or {}) if ep is not None else {}
-    out: dict[str, Any] = {}
-    for name, sub in props.items() if isinstance(props, dict) else ():
-        enum = sub.get("enum") if isinstance(sub, dict) else None
-        if isinstance(enum, list) and len(enum) == 1 and enum[0] is not None:
-            out[name] = enum[0]
-    return out
-
-
-def schema_record(*eps: Endpoint | None) -> dict[str, Any]:
-    """A record's fields when the document gives only an output schema, no example: the
-    first schema's property names, each with a value of its documented type (None for text
-    and nullable fields, whose form the schema does not pin), so the id key and the fields a
-    record holds come from the document and not from a guess."""
-    for ep in eps:
-        props = ((ep.response_schema or {}).get("properties") or {}) if ep is not None else {}
-        if not isinstance(props, dict) or not props:
-            continue
-        out: dict[str, Any] = {}
-        for name, sub in props.items():
-            kind = sub.get("type") if isinstance(sub, dict) else None
-            out[name] = _SCHEMA_VALUE.get(kind) if isinstance(kind, str) else None
-        return copy.deepcopy(out)
-    return {}
-
-
 def _id_field(res: Resource) -> str | None:
     param = res.param or ""
     names = [param, snake(param), re.sub(r"(_id|Id)$", "", param), "id"]
@@ -498,44 +470,6 @@ def build_model(spec: Spec) -> Model:
             model.register = next((e for e in eps if e.method == "POST" and "{" not in e.path
                                    and e.auth_required is not True and basic_keys(e)), None)
     return model
-
-
-_USER_KEYS = ("username", "user", "login", "email", "name")
-
-
-def basic_keys(ep: Endpoint) -> tuple[str, str] | None:
-    """(name key, password key) of the account `ep` creates, for HTTP Basic credentials."""
-    body = ep.request_example if isinstance(ep.request_example, dict) else {}
-    secret = next((k for k in body if "pass" in k.lower() and isinstance(body[k], str)), None)
-    if secret is None:
-        return None
-    name = next((k for k in _USER_KEYS if isinstance(body.get(k), str)), None)
-    others = [k for k, v in body.items() if k != secret and isinstance(v, str)]
-    if name is None and len(others) == 1:
-        name = others[0]
-    return (name, secret) if name is not None else None
-
-
-def login_sources(login: Endpoint, reg: Endpoint | None) -> dict[str, str]:
-    """Login body key -> the registered key whose value it sends: the same key, else the one
-    the document's examples give the same value (an OAuth2 form's `username` is the account's
-    `email`). Keys with neither are left out: they keep the document's value."""
-    body = login.request_example if isinstance(login.request_example, dict) else {}
-    account = reg.request_example if reg is not None and isinstance(reg.request_example,
-                                                                    dict) else {}
-    out: dict[str, str] = {}
-    for key, value in body.items():
-        same = [k for k, v in account.items() if v == value and isinstance(v, str)]
-        if key in account:
-            out[key] = key
-        elif len(same) == 1:
-            out[key] = same[0]
-    return out
-
-
-def body_keyword(ep: Endpoint) -> str:
-    """The requests keyword that sends `ep`'s body as the document does."""
-    return "data" if ep.request_form else "json"
 
 
 JWT_VALUE = re.compile(r"^eyJ[\w-]+\.[\w-]+\.[\w-]+$")

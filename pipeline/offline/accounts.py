@@ -1,0 +1,43 @@
+"""The account a register endpoint makes and how a login sends it: read from the document's
+own examples (pure; no model, no I/O)."""
+
+from __future__ import annotations
+
+from pipeline.records import Endpoint
+
+_USER_KEYS = ("username", "user", "login", "email", "name")
+
+
+def basic_keys(ep: Endpoint) -> tuple[str, str] | None:
+    """(name key, password key) of the account `ep` creates, for HTTP Basic credentials."""
+    body = ep.request_example if isinstance(ep.request_example, dict) else {}
+    secret = next((k for k in body if "pass" in k.lower() and isinstance(body[k], str)), None)
+    if secret is None:
+        return None
+    name = next((k for k in _USER_KEYS if isinstance(body.get(k), str)), None)
+    others = [k for k, v in body.items() if k != secret and isinstance(v, str)]
+    if name is None and len(others) == 1:
+        name = others[0]
+    return (name, secret) if name is not None else None
+
+
+def login_sources(login: Endpoint, reg: Endpoint | None) -> dict[str, str]:
+    """Login body key -> the registered key whose value it sends: the same key, else the one
+    the document's examples give the same value (an OAuth2 form's `username` is the account's
+    `email`). Keys with neither are left out: they keep the document's value."""
+    body = login.request_example if isinstance(login.request_example, dict) else {}
+    account = reg.request_example if reg is not None and isinstance(reg.request_example,
+                                                                    dict) else {}
+    out: dict[str, str] = {}
+    for key, value in body.items():
+        same = [k for k, v in account.items() if v == value and isinstance(v, str)]
+        if key in account:
+            out[key] = key
+        elif len(same) == 1:
+            out[key] = same[0]
+    return out
+
+
+def body_keyword(ep: Endpoint) -> str:
+    """The requests keyword that sends `ep`'s body as the document does."""
+    return "data" if ep.request_form else "json"
