@@ -222,7 +222,10 @@ def _body_kind(node: ast.AST, fields: tuple[str, ...]) -> str:
     if isinstance(node, ast.Compare):
         op, right = node.ops[0], node.comparators[0]
         if isinstance(op, ast.In | ast.NotIn) and _str_const(node.left):
-            return "value" if _page_prose(node.left, right) else "presence"
+            # `"token" not in refused.text`: what a wrong answer would carry is absent
+            absent = isinstance(op, ast.NotIn) and isinstance(right, ast.Attribute) \
+                and right.attr == "text"
+            return "value" if absent or _page_prose(node.left, right) else "presence"
         if any(_key_set(side) for side in (node.left, *node.comparators)):
             return "presence"  # `{"id", "name"} <= set(body)`: which keys, not their values
         if any(isinstance(n, ast.Call) and call_name(n) == "len" for n in ast.walk(node)):

@@ -193,8 +193,9 @@ _PICKED = re.compile(r"\bguess|\bdetect|\binferr?|\bderived?\b|if not (?:provide
                      r"|when (?:absent|omitted|missing)", re.I)
 
 
-def update_payload(res: Resource) -> dict | None:
-    """The documented update body, else the create body with its title-like field changed."""
+def update_payload(res: Resource, own: str | None = None) -> dict | None:
+    """The documented update body, else the create body with its title-like field changed;
+    `own`: the variable holding the updated record's id (the resource's id variable)."""
     ep = res.update
     if ep is None:
         return None
@@ -226,12 +227,31 @@ def update_payload(res: Resource) -> dict | None:
                 payload[key] = value + 1
         old = str(res.payload[texts[0]])
         payload[texts[0]] = old.rstrip("/") + "/updated" if "://" in old else f"{old} (updated)"
-    if payload is None or has_reference({k: v for k, v in payload.items()
-                                         if k not in res.free_refs + res.shown_refs}):
+    if payload is None:
         return None
+    named = _named_records(res, payload, own or res.id_var)
+    if has_reference({k: v for k, v in payload.items()
+                      if k not in (*res.free_refs, *res.shown_refs, *named)}):
+        return None
+    payload = {**payload, **named}
     if res.client_id and res.id_field in payload:  # the record's own id, or it moves
-        payload[res.id_field] = Bound(res.id_var)  # type: ignore[index]
+        payload[res.id_field] = Bound(own or res.id_var)  # type: ignore[index]
     return payload
+
+
+def _named_records(res: Resource, payload: dict, own: str) -> dict[str, Bound]:
+    """Update-body fields that name the record itself or the record it is filed under
+    (`{"shoppinglist_id": 1, "title": ...}` sent to `/shoppinglist/{list_id}`): the ids the
+    test holds, since the example's `1` names some other record."""
+    out: dict[str, Bound] = {}
+    for node in (res, res.parent):
+        if node is None:
+            continue
+        for key in (f"{node.noun}_id", f"{node.noun}Id"):
+            if key in payload and key not in out and not isinstance(payload[key], bool) \
+                    and isinstance(payload[key], (int, str)):
+                out[key] = Bound(own if node is res else node.id_var)
+    return out
 
 
 def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) -> bool:

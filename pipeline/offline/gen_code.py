@@ -164,13 +164,31 @@ class Case:
             out.append(f'{INDENT}"""{self.doc}"""')
         out += [INDENT + line if line else "" for line in self.setup]
         if self.cleanup:
+            late = _bound_late(self.body, self.cleanup)  # a failure before them: no NameError
+            out += [f"{INDENT}{name} = None" for name in late]
             out.append(f"{INDENT}try:")
             out += [INDENT * 2 + line if line else "" for line in self.body]
             out.append(f"{INDENT}finally:")
-            out += [INDENT * 2 + line for line in self.cleanup]
+            for line in self.cleanup:
+                names = [n for n in late if re.search(rf"\b{n}\b", line)]
+                if names and not line.startswith(" ") and not line.endswith(":"):
+                    out.append(INDENT * 2 + "if " + " and ".join(f"{n} is not None"
+                                                              for n in names) + ":")
+                    out.append(INDENT * 3 + line)
+                else:
+                    out.append(INDENT * 2 + line)
         else:
             out += [INDENT + line if line else "" for line in self.body]
         return "\n".join(out) + "\n"
+
+
+def _bound_late(body: list[str], cleanup: list[str]) -> list[str]:
+    """Names the cleanup uses that the body binds: unbound when the body fails earlier, and
+    the cleanup's NameError would hide the failure the refiner repairs from."""
+    bound = dict.fromkeys(m.group(1) for line in body
+                          if (m := re.match(r"(\w+) = ", line)))
+    text = "\n".join(cleanup)
+    return [n for n in bound if re.search(rf"\b{n}\b", text)]
 
 
 class Writer:

@@ -20,7 +20,7 @@ from pipeline.offline.gen_api import update_payload
 from pipeline.offline.gen_behaviour import create_record, listable, start_cleaning
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import thing
-from pipeline.offline.gen_model import Resource, first_record
+from pipeline.offline.gen_model import Resource, first_record, success_status
 from pipeline.offline.gen_query import (
     get_listed,
     id_list,
@@ -59,18 +59,36 @@ def deleted_not_listed(w: Writer, res: Resource) -> Case | None:
 def kept_apart(w: Writer, res: Resource) -> Case | None:
     """Create two; each reads back as itself; the second updated, the first stays as it was."""
     get = res.get
-    if get is None or not listable(w, res) or not w.model.reachable(get) \
-            or not res.reads_back():
+    if get is None or not w.model.reachable(get) or not res.reads_back():
         return None
     echo = w.echo_fields(res, res.payload or {})
     if not echo:
         return None
-    case = start_cleaning(f"test_two_{res.noun}s_read_back_each_as_itself", "integration",
-                          w, res)
-    ids = {tag: create_record(case, w, res, tag, []) for tag in ("first", "second")}
+    name = f"test_two_{res.noun}s_read_back_each_as_itself"
+    bindings: dict[str, str] = {}
+    if listable(w, res):
+        case = start_cleaning(name, "integration", w, res)
+        ids = {tag: create_record(case, w, res, tag, []) for tag in ("first", "second")}
+    elif res.parent is not None and res.creatable and res.create is not None \
+            and w.model.reachable(res.create):
+        case = Case(name, "integration")  # two under one parent, the parent made once
+        if not w.create_chain(case, res, bindings, target_payload="first_payload"):
+            return None
+        case.add(*payload_lines("second_payload", w.payload_for(res) or {}))
+        if res.parent_key and res.parent is not None:
+            case.add(f"second_payload[{literal(res.parent_key)}] = {res.parent.id_var}")
+        case.add(w.call(case, "second_response", res.create, bindings, "json=second_payload"),
+                 status_assert("second_response", res.create))
+        if not w.take_created(case, res, "second_response", "second_payload", bindings,
+                              "second_record", "second_id"):
+            return None
+        ids = {"first": res.id_var, "second": "second_id"}
+    else:
+        return None
 
     def read(tag: str, var: str) -> None:
-        case.add(w.call(case, var, get, {res.param or "id": ids[tag]}), status_assert(var, get),
+        case.add(w.call(case, var, get, {**bindings, res.param or "id": ids[tag]}),
+                 status_assert(var, get),
                  f"{var}_body = {res.record_of(var, get)}",
                  f"assert {res.id_of(f'{var}_body', get)} == {ids[tag]}")
 
@@ -78,13 +96,14 @@ def kept_apart(w: Writer, res: Resource) -> Case | None:
         read(tag, f"{tag}_read")
         case.add(*[f"assert {tag}_read_body[{literal(k)}] == {tag}_payload[{literal(k)}]"
                    for k in echo])
-    changes = update_payload(res)
+    changes = update_payload(res, own=ids["second"])
     update = res.update
     changed = [k for k in (changes or {}) if k in echo]
     if update is None or changes is None or not changed or not w.model.reachable(update):
         return case
     case.add(*payload_lines("changes", changes),
-             w.call(case, "updated", update, {res.param or "id": ids["second"]}, "json=changes"),
+             w.call(case, "updated", update, {**bindings, res.param or "id": ids["second"]},
+                    "json=changes"),
              status_assert("updated", update))
     read("first", "first_again")
     read("second", "second_again")
@@ -119,20 +138,9 @@ def scoped_to_parent(w: Writer, res: Resource) -> Case | None:
     bindings: dict[str, str] = {}
     if not w.create_chain(case, res, bindings):
         return None
-    case.add(*payload_lines("other_parent_payload", w.payload_for(parent) or {}),
-             w.call(case, "other_parent_response", parent.create, bindings,
-                    "json=other_parent_payload", target=False),
-             status_assert("other_parent_response", parent.create))
-    if not w.take_created(case, parent, "other_parent_response", "other_parent_payload",
-                          bindings, "other_parent", "other_parent_id"):
+    other = _other_parent(case, w, res, bindings)
+    if other is None:
         return None
-    if parent.parent is None and parent.delete is not None:
-        line = w.call(case, "_", parent.delete, {**bindings, parent.param: "other_parent_id"},
-                      target=False)
-        case.cleanup.append(line.split(" = ", 1)[1])
-    other = {**bindings, parent.param: "other_parent_id"}
-    if res.parent_param:
-        other[res.parent_param] = "other_parent_id"
     assert res.create is not None
     case.add(*payload_lines("other_payload", w.payload_for(res) or {}))
     if res.parent_key:  # the body names the record it is filed under
@@ -149,11 +157,57 @@ def scoped_to_parent(w: Writer, res: Resource) -> Case | None:
     return case
 
 
+def read_under_other_parent(w: Writer, res: Resource) -> Case | None:
+    """A child read through another parent's path does not show the child: a read that
+    looks the child up by its own id only answers any parent's URL."""
+    parent, get = res.parent, res.get
+    if (parent is None or get is None or parent.create is None or not parent.param
+            or parent.param not in get.path or not res.creatable or not res.param
+            or not w.model.reachable(get) or not w.model.reachable(parent.create)):
+        return None
+    code = success_status(get)
+    case = Case(f"test_{res.noun}_not_found_under_another_{parent.noun}", "edge_case")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    other = _other_parent(case, w, res, bindings)
+    if other is None:
+        return None
+    case.add(w.call(case, "stray", get, {**other, res.param: res.id_var}),
+             f"assert {f'stray.status_code != {code}' if code else 'stray.status_code >= 300'} or "
+             f"{res.id_of(res.record_of('stray', get), get)} != {res.id_var}, stray.text")
+    return case
+
+
+def _other_parent(case: Case, w: Writer, res: Resource,
+                  bindings: dict[str, str]) -> dict[str, str] | None:
+    """Create a second parent beside the one `bindings` holds (deleted at the end); the
+    bindings that point at it, or None where its id cannot be found."""
+    parent = res.parent
+    assert parent is not None and parent.create is not None and parent.param
+    case.add(*payload_lines("other_parent_payload", w.payload_for(parent) or {}),
+             w.call(case, "other_parent_response", parent.create, bindings,
+                    "json=other_parent_payload", target=False),
+             status_assert("other_parent_response", parent.create))
+    if not w.take_created(case, parent, "other_parent_response", "other_parent_payload",
+                          bindings, "other_parent", "other_parent_id"):
+        return None
+    if parent.parent is None and parent.delete is not None:
+        line = w.call(case, "_", parent.delete, {**bindings, parent.param: "other_parent_id"},
+                      target=False)
+        case.cleanup.append(line.split(" = ", 1)[1])
+    other = {**bindings, parent.param: "other_parent_id"}
+    if res.parent_param:
+        other[res.parent_param] = "other_parent_id"
+    return other
+
+
 def list_cases(w: Writer) -> list[Case | None]:
     """Every template here over the model's resources, in a fixed order."""
     return [c for res in w.model.resources for c in (deleted_not_listed(w, res),
                                                      kept_apart(w, res),
                                                      scoped_to_parent(w, res),
+                                                     read_under_other_parent(w, res),
                                                      ids_not_reused(w, res))]
 
 

@@ -252,6 +252,15 @@ def _relevance(al: Alignment, fits: bool) -> int:
     return 2 - off - (not fits)
 
 
+# a documented answer that refuses though its code is not 4xx (`202: Invalid credentials`)
+_REFUSAL = re.compile(r"invalid|not\s+found|already\s+exists|denied|unauthori[sz]ed|forbidden"
+                      r"|\bfail|\berror|not\s+allowed|wrong", re.I)
+
+
+def _refusal(al: Alignment, code: int) -> bool:
+    return any(_REFUSAL.search(str(ep.status_codes.get(code) or "")) for ep in al.documented)
+
+
 def _fit(case: TestCase, facts: CodeFacts, al: Alignment) -> tuple[bool, str]:
     cat = case.category
     ok_codes = [c for c in al.strict_codes if al.codes.get(c) != "no"]
@@ -264,9 +273,10 @@ def _fit(case: TestCase, facts: CodeFacts, al: Alignment) -> tuple[bool, str]:
         missing = "definite documented success status" if not success else "response fields"
         return False, f"Weak fit for api_compliance: it asserts no {missing}"
     if cat == "error_handling":
-        errors = sorted(c for c in ok_codes if 400 <= c < 500)
+        errors = sorted(c for c in ok_codes if 400 <= c < 500 or _refusal(al, c))
         if errors:
-            return True, (f"Fits error_handling: asserts documented 4xx "
+            kind = "4xx" if all(400 <= c < 500 for c in errors) else "refusal"
+            return True, (f"Fits error_handling: asserts documented {kind} "
                           f"{', '.join(map(str, errors))}")
         return False, "Does not fit error_handling: it asserts no definite documented 4xx"
     if cat == "edge_case":

@@ -5,7 +5,8 @@ generator would build from that list (`payload_of`): the same request its tests 
 
 In document order within each step: every documented create with its example body, every list,
 then each read and each update of the record the create made (its id found in the create answer
-or the list), then the creates and lists of records filed under it. Endpoints behind auth are
+or the list), then the creates and lists of records filed under it, and a read of the one made
+there. Endpoints behind auth are
 sent with the token of an account made as the document shows (its register example, then its
 login: the generated conftest's way), and left out when the document shows no way to get one;
 requests with neither an example nor a listed body are left out. The answers go to the
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 import requests
@@ -192,6 +194,26 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
                   and e.method in ("POST", "GET") and (e.method == "GET" or bodies.get(e.key))]
         for ep in sorted(nested, key=lambda e: e.method != "POST"):
             send(ep, _PARAM.sub(str(found), ep.path), bodies.get(ep.key))
+        for ep in nested:  # and one of them read back on its own path
+            if ep.method == "POST":
+                _read_nested(ep, eps, bodies, out, str(found), send)
+
+
+def _read_nested(create: Endpoint, eps: list[Endpoint], bodies: dict, out: list[Observation],
+                 parent_id: str, send: Callable[[Endpoint, str], None]) -> None:
+    """GET the record just made under a parent (`/lists/1/item/{item_id}`), with the id its
+    create answer or the parent's list of them shows."""
+    item = item_path(create.path, {e.path for e in eps})
+    read = next((e for e in eps if e.path == item and e.method == "GET"), None)
+    if item is None or read is None or len(_PARAM.findall(item)) != 2:
+        return
+    param = _PARAM.findall(item)[-1]
+    answers = [o.answer for o in out if o.path in (create.path, create.path.rstrip("/"))]
+    found = find_id(answers, bodies[create.key], id_names(param, _noun(create.path)))
+    if found is None:
+        return
+    ids = iter((parent_id, str(found)))
+    send(read, _PARAM.sub(lambda _: next(ids), item))
 
 
 def _account_paths(spec: Spec) -> set[tuple[str, str]]:

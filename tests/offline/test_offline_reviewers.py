@@ -340,3 +340,26 @@ def test_an_id_the_document_addresses_records_by_is_a_documented_field():
                     name="test_x", code=code, endpoints=["GET /movies/{movie_id}/"])
     al = review_spec.align(case, code_facts(code), spec, None)
     assert al.fields["id"] == "known" and al.fields["rating"] == "no"
+
+
+def test_a_documented_refusal_under_a_2xx_code_fits_error_handling():
+    """`202: Invalid credentials` is how this document refuses a wrong password: a test that
+    asserts it (and that no token came back) is an error-handling test; a 202 documented as a
+    success is not."""
+    from pipeline.offline.facts import code_facts
+    from pipeline.records import Endpoint, TestCase
+
+    code = '''def test_x(base_url, session):
+    refused = session.post(f"{base_url}/auth/login", json={"email": "a@b.c", "password": "x"})
+    assert refused.status_code == 202, refused.text
+    assert "token" not in refused.text
+'''
+    case = TestCase(case_id="m::test_x", task_id="m", round=0, category="error_handling",
+                    name="test_x", code=code, endpoints=["POST /auth/login"])
+    for said, fits in (("Invalid credentials", True), ("Accepted for later", False)):
+        spec = Spec(endpoints=[Endpoint(method="POST", path="/auth/login",
+                                        status_codes={200: "Signed in", 202: said})])
+        al = review_spec.align(case, code_facts(code), spec, None)
+        assert review_spec._fit(case, code_facts(code), al)[0] is fits, said
+    # the absent token is a check of what the answer says, not of a key's presence
+    assert [c.kind for c in code_facts(code).checks] == ["status", "value"]
