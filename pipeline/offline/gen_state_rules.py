@@ -39,7 +39,7 @@ _RESET = re.compile(r"\breset|\brestart|initial\s+state|重置", re.I)
 STAMP = re.compile(r"(?:_at|_time|timestamp|date)$", re.I)
 
 
-def _actions(w: Writer) -> list[tuple[Endpoint, Resource]]:
+def record_actions(w: Writer) -> list[tuple[Endpoint, Resource]]:
     """POST endpoints under a record's item path that are not its create."""
     out = []
     for ep in w.model.spec.endpoints:
@@ -254,7 +254,7 @@ def full_refuses(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
 
 def state_rule_cases(w: Writer) -> list[Case | None]:
     """Every state-rule template over every action on a record, in document order."""
-    actions = _actions(w)
+    actions = record_actions(w)
     out: list[Case | None] = []
     for ep, owner in actions:
         mates = [a for a, o in actions if o is owner]

@@ -18,6 +18,7 @@ from pipeline.offline import (
     gen_basic,
     gen_batch,
     gen_behaviour,
+    gen_entry_pages,
     gen_errors,
     gen_flags,
     gen_flows,
@@ -32,6 +33,7 @@ from pipeline.offline import (
     gen_shown,
     gen_stamps,
     gen_state_rules,
+    gen_zones,
 )
 from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
@@ -147,7 +149,8 @@ def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:
     return (gen_behaviour.behaviour_cases(w) + gen_rules.rule_cases(w) + gen_batch.batch_cases(w)
             + gen_query.query_cases(w) + gen_refusals.refusal_cases(w)
             + gen_state_rules.state_rule_cases(w) + gen_pages.page_cases(w)
-            + gen_lists.list_cases(w) + gen_flags.flag_cases(w))
+            + gen_lists.list_cases(w) + gen_flags.flag_cases(w)
+            + gen_entry_pages.entry_page_cases(w) + gen_zones.zone_cases(w))
 
 
 def _unique_names(cases: list[Case]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import parse_qsl
 
 from pipeline.records import Param
 from pipeline.spec.markdown import plain
@@ -151,6 +152,12 @@ def _tail_names(tail: str) -> list[tuple[str, str]]:
     return out
 
 
+def _query_string(tail: str) -> list[tuple[str, str]]:
+    """`?name=value&other=value` written right after a parameter label: names and examples."""
+    m = re.match(r"\s*`?\?([A-Za-z_][\w.-]*=[^\s`]+)", tail)
+    return parse_qsl(m.group(1)) if m else []
+
+
 def _meta_flag(meta: str) -> bool | None:
     if re.search(r"\boptional\b|可选|选填|非必", meta, re.I):
         return False
@@ -174,7 +181,12 @@ def prose_params(raw: str, method: str) -> list[Param]:
             default = False
         elif re.search(r"required|必填", note, re.I) or _ALL_REQUIRED.search(text):
             default = True
-        for name, meta in _tail_names(text[label.end():]):
+        tail = text[label.end():]
+        for name, value in _query_string(tail):  # "Optional Query Param: ?timezone=Asia/Kolkata"
+            params.append(Param(name=name, location="query",
+                                required=False if default is None else default,
+                                constraints={"examples": [value]}))
+        for name, meta in _tail_names(tail):
             flag = _meta_flag(meta)
             typ = re.split(r"[,;]", meta)[0].strip() if meta else ""
             params.append(Param(name=name, location=loc,  # type: ignore[arg-type]

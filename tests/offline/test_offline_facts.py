@@ -117,3 +117,17 @@ def test_x(base_url, session):
     first, second = [c for c in facts.checks if c.kind == "status"]
     assert first.codes == (200,) and not first.permissive
     assert second.codes == (200, 300)  # a listed 300 is asserted
+
+
+def test_a_loop_over_values_the_test_wrote_always_runs():
+    """Checks inside `for zone in ["UTC", "Asia/Kolkata"]` run every time; checks inside a
+    loop over a response's records assert nothing when it is empty."""
+    code = '''
+def test_x(base_url, session):
+    for zone in ["UTC", "Asia/Kolkata"]:
+        r = session.get(base_url + "/events", params={"tz": zone})
+        assert r.json()[0]["start"] == "x"
+    for row in r.json():
+        assert row["start"] == "x"
+'''
+    assert [c.looped for c in code_facts(code).checks] == [False, True]
