@@ -27,6 +27,7 @@ from pipeline.offline.gen_docs import (
     default_order,
     filter_field,
     is_text_filter,
+    named_fields,
     query_params,
     search_field,
     sort_params,
@@ -42,6 +43,7 @@ from pipeline.offline.gen_model import (
     response_doc,
     success_status,
 )
+from pipeline.offline.names import snake
 from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint, Param
 
@@ -248,6 +250,18 @@ def search_case(w: Writer, res: Resource) -> Case | None:
     if CASE_INSENSITIVE.search(param.description):
         again = _list(case, w, ep, "found_upper", f"{{{literal(param.name)}: {part}.upper()}}")
         case.add(f"assert {_ids(again or '', res)} == [{wanted}]")
+    for other in named_fields(param, res.payload or {}):  # "by name, description, or URL"
+        if other == field:
+            continue
+        var = f"marker_{snake(other)}"
+        case.add(f"{var} = {_marker_source((res.payload or {})[other])}")
+        made = create_record(case, w, res, f"by_{snake(other)}",
+                             [f"{{p}}[{literal(other)}] = {var}"])
+        part = f"{var}[1:-1]" if SUBSTRING.search(param.description) else var
+        if CASE_INSENSITIVE.search(param.description):
+            part += ".upper()"
+        hits = _list(case, w, ep, f"found_{snake(other)}", f"{{{literal(param.name)}: {part}}}")
+        case.add(f"assert {_ids(hits or '', res)} == [{made}]")
     return case
 
 

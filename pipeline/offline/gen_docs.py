@@ -97,6 +97,14 @@ def is_text_filter(value: Any, param: Param | None = None) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
+def named_fields(param: Param, payload: dict[str, Any]) -> list[str]:
+    """The payload's text fields a search parameter's description names ("Filter by name,
+    description, or URL")."""
+    text = param.description.lower()
+    return [k for k, v in payload.items() if isinstance(v, str) and v
+            and re.search(rf"\b{re.escape(k.lower())}\b", text)]
+
+
 def search_field(param: Param, payload: dict[str, Any]) -> str | None:
     """The payload field a free-text search matches: named in its description, else title."""
     text = param.description.lower()

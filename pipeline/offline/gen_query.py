@@ -17,7 +17,7 @@ from typing import Any
 
 from pipeline.offline.gen_behaviour import create_record, listable, start_cleaning
 from pipeline.offline.gen_code import Case, Writer, literal, status_assert
-from pipeline.offline.gen_common import thing
+from pipeline.offline.gen_common import listed_records, thing
 from pipeline.offline.gen_docs import query_params
 from pipeline.offline.gen_model import (
     PAGE_PARAMS,
@@ -30,7 +30,7 @@ from pipeline.offline.gen_model import (
 from pipeline.records import Endpoint, Param
 
 _ENUM = re.compile(r"enum\s*:?\s*\[([^\]]*)\]", re.I)
-_MAX = re.compile(r"\bmax(?:imum)?\s*[:=]?\s*(\d+)", re.I)
+_MAX = re.compile(r"\b(?:max(?:imum)?|capped\s+at|at\s+most)\s*[:=]?\s*(\d+)", re.I)
 _DEFAULT = re.compile(r"\bdefault\s*[:=]?\s*(\d+)", re.I)
 _TOTAL_KEYS = ("total", "total_count", "totalCount", "count", "total_items")
 
@@ -111,7 +111,8 @@ def listing_of(w: Writer, res: Resource) -> tuple[Endpoint, str] | None:
     ep = res.listing
     if ep is None or not w.model.reachable(ep) or not listable(w, res):
         return None
-    records = records_path(list_shape(ep))
+    # where the document shows no list answer, wherever the oracle's list held the record
+    records = records_path(list_shape(ep)) or listed_records(res, ep, "body")
     return (ep, records) if records else None
 
 
@@ -242,16 +243,50 @@ def default_size_case(w: Writer, res: Resource) -> Case | None:
         return None
     case = start_cleaning(f"test_list_{thing(ep.path)}_default_{size.name.lower()}_is_{default}",
                           "edge_case", w, res)
-    case.add("codes = []", f"for _ in range({default + 1}):")
+    _make_records(case, w, res, default + 1)
+    got = get_listed(case, w, ep, "listed", "{}", records)
+    case.add(f"assert len({got}) == {default}")
+    return case
+
+
+def _make_records(case: Case, w: Writer, res: Resource, count: int) -> None:
+    """Create `count` records in a loop (each deleted when the case ends)."""
+    case.add("codes = []", f"for _ in range({count}):")
     inner = Case("inner", "x")
     create_record(inner, w, res, "rec", [])
     case.endpoints += [e for e in inner.endpoints if e not in case.endpoints]
     lines = [line for line in inner.setup + inner.body if not line.startswith("assert ")]
     case.add(*["    " + line for line in lines], "    codes.append(rec_created.status_code)",
-             f"assert len(codes) == {default + 1}",
+             f"assert len(codes) == {count}",
              "assert all(200 <= code < 300 for code in codes), codes")
-    got = get_listed(case, w, ep, "listed", "{}", records)
-    case.add(f"assert len({got}) == {default}")
+
+
+MAX_CAP = 200  # more records than this in one test is a load test, not a rule check
+
+
+def cap_holds_case(w: Writer, res: Resource) -> Case | None:
+    """A documented largest page size (`capped at 100`) on a list that does not echo its
+    size: with more records than the cap, a page asked one larger holds exactly the cap (or
+    the size is refused with a 4xx)."""
+    found = listing_of(w, res)
+    if found is None:
+        return None
+    ep, records = found
+    size, _ = size_param(ep)
+    cap = number_after(_MAX, size) if size else None
+    if size is None or cap is None or not 1 <= cap <= MAX_CAP \
+            or _echo_path(list_shape(ep), size.name) is not None:
+        return None
+    case = start_cleaning(f"test_list_{thing(ep.path)}_{size.name.lower()}_above_{cap}_"
+                          f"holds_at_most_{cap}", "edge_case", w, res)
+    _make_records(case, w, res, cap + 1)
+    case.add(w.call(case, "over", ep, {}, f"params={{{literal(size.name)}: {cap + 1}}}"),
+             "assert over.status_code < 500, over.text",
+             "if over.status_code < 300:",
+             "    body = over.json()",
+             f"    assert len({records}) == {cap}, len({records})",
+             "else:",
+             "    assert 400 <= over.status_code < 500, over.text")
     return case
 
 
@@ -322,6 +357,7 @@ def query_cases(w: Writer) -> list[Case | None]:
     out: list[Case | None] = []
     for res in w.model.resources:
         out += enum_filter_cases(w, res)
-        out += [paging_case(w, res), default_size_case(w, res), upcoming_case(w, res)]
+        out += [paging_case(w, res), default_size_case(w, res), upcoming_case(w, res),
+                cap_holds_case(w, res)]
     out += [size_cap_case(w, ep) for ep in w.model.spec.endpoints]
     return out

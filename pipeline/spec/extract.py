@@ -32,9 +32,11 @@ from pipeline.spec.paths import (
     split_methods,
 )
 from pipeline.spec.schema import auth_marker
+from pipeline.spec.search_rules import apply_search_rule
 from pipeline.spec.stray_calls import stray_call_examples
 from pipeline.spec.texts import copy_response_texts, response_texts
 from pipeline.spec.typedesc import apply_described
+from pipeline.spec.unique_rules import apply_unique_rules
 
 Key = tuple[str, str]
 
@@ -343,6 +345,8 @@ def extract_spec(markdown_text: str) -> Spec:
     apply_common_errors(endpoints, markdown_text)
     apply_owner_rules(endpoints, markdown_text)
     apply_time_format(endpoints, markdown_text)
+    apply_search_rule(endpoints, markdown_text)
+    apply_unique_rules(endpoints, markdown_text)
     return Spec(
         title=docinfo.title(blocks), port=docinfo.port(blocks), base_path=base,
         language=docinfo.language(blocks), auth=auth,

@@ -18,6 +18,7 @@ _DESC_H = re.compile(r"desc|meaning|note|comment|detail|rules?\b|constraints?"
                      r"|说明|描述|备注|含义|规则|约束", re.I)
 _DESC_FLAG = re.compile(r"^\W*(?P<flag>required|mandatory|optional|必填|必须|选填|可选)", re.I)
 _IN_H = re.compile(r"^(?:in|location|位置|参数位置|类别)$", re.I)
+_DEFAULT_H = re.compile(r"^(?:default(?:\s+value)?|默认值?)$", re.I)
 _TYPES = [
     (r"int|long|integer|整|short", "integer"),
     (r"float|double|number|decimal|numeric|数字|浮点|小数", "number"),
@@ -84,13 +85,24 @@ def _col(header: list[str], pattern: re.Pattern[str]) -> int | None:
     return next((i for i, h in enumerate(header) if pattern.search(h)), None)
 
 
+def _default_cell(cell: str) -> int | float | bool | None:
+    """A "Default" column's number or yes/no (`20`, `0`, `false`); None for a dash or text."""
+    value = cell.strip("` ")
+    if re.fullmatch(r"-?\d+", value):
+        return int(value)
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        return float(value)
+    return {"true": True, "false": False}.get(value.lower())
+
+
 def field_table(rows: tuple[tuple[str, ...], ...]) -> tuple[list[Param], dict[str, Any]] | None:
     """A parameter/field table → params and an object schema; None for other tables."""
     if len(rows) < 2:
         return None
     header = [plain(c).strip() for c in rows[0]]
     name_c = _col(header, _NAME_H)
-    type_c, req_c, desc_c, in_c = (_col(header, p) for p in (_TYPE_H, _REQ_H, _DESC_H, _IN_H))
+    type_c, req_c, desc_c, in_c, default_c = (
+        _col(header, p) for p in (_TYPE_H, _REQ_H, _DESC_H, _IN_H, _DEFAULT_H))
     if name_c is None or (type_c is None and desc_c is None and req_c is None):
         return None
     params: list[Param] = []
@@ -111,8 +123,10 @@ def field_table(rows: tuple[tuple[str, ...], ...]) -> tuple[list[Param], dict[st
             req = required_flag(flag.group("flag"))
         loc = cells[in_c].lower() if in_c is not None else ""
         location = next((x for x in ("path", "query", "header", "body") if x in loc), "query")
+        default = _default_cell(cells[default_c]) if default_c is not None else None
         params.append(Param(name=name, location=location, type=typ or None, required=req,
-                            description=desc))  # type: ignore[arg-type]
+                            description=desc,  # type: ignore[arg-type]
+                            constraints={} if default is None else {"default": default}))
         if "." in name or "[" in name:
             continue
         prop: dict[str, Any] = {}
