@@ -122,3 +122,26 @@ def other_user_refused(w: Writer, ep: Endpoint) -> Case | None:
         case.add(w.call(case, "gone", read, bindings, target=False),
                  "assert 400 <= gone.status_code < 500, gone.text")
     return case
+
+
+def account_list_is_own(w: Writer, res: Resource) -> Case | None:
+    """A list under the signed-in user (`/users/{id}/categories`) holds that user's records
+    and not another's: a list that forgets the owner shows every user's records."""
+    ep = res.listing
+    param = res.account_param
+    if ep is None or param is None or f"{{{param}}}" not in ep.path or res.parent is not None \
+            or not res.creatable or not w.model.auth_usable or not w.model.reachable(ep):
+        return None
+    case = Case(f"test_{thing(ep.path)}_list_holds_only_the_users_own", "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    ids = f"[id_of_record(row, {literal(res.noun)}) for row in records_in({{}}.json())]"
+    case.add("them = user_id_in(other_auth_headers)", 'assert them is not None and them != me',
+             w.call(case, "mine", ep, bindings), status_assert("mine", ep),
+             f"assert {res.id_var} in {ids.format('mine')}",
+             w.call(case, "theirs", ep, {**bindings, param: "them"},
+                    "headers=other_auth_headers", auth=False),
+             status_assert("theirs", ep),
+             f"assert {res.id_var} not in {ids.format('theirs')}")
+    return case

@@ -492,7 +492,8 @@ def behaviour_cases(w: Writer) -> list[Case | None]:
         out += [search_case(w, res), pagination_case(w, res), order_case(w, res),
                 sort_case(w, res),
                 list_grows(w, res), guarded_delete(w, res),
-                gen_access.other_user_cannot_change(w, res)]
+                gen_access.other_user_cannot_change(w, res),
+                gen_access.account_list_is_own(w, res)]
     out.append(gen_access.wrong_token(w))
     out += [posted_then_listed(w, ep) for ep in w.model.spec.endpoints]
     out += [gen_access.other_user_refused(w, ep) for ep in w.model.spec.endpoints]

@@ -100,6 +100,11 @@ def lifecycle(w: Writer, res: Resource) -> Case | None:
         case.add(w.call(case, "gone", res.get, bindings),
                  "assert gone.status_code == 404, gone.text",
                  *w.errors("gone", 404))
+    elif read and res.get is not None:  # no code for a missing record: it is not shown
+        case.add(w.call(case, "gone", res.get, bindings),
+                 "assert gone.status_code >= 400 or "
+                 f"id_of_record(record_in(gone.json()), {literal(res.noun)}) != {res.id_var}, "
+                 "gone.text")
     elif not read:
         _listing_check(case, w, res, bindings, present=False)
     return case

@@ -132,6 +132,8 @@ SERVER = textwrap.dedent("""\
     USERS, TOKENS, CATEGORIES, RECIPES = {}, {}, {}, {}
     SAVE_UPDATE = True
     SHIFT = 0
+    LIST_ALL = False
+    DELETE_SAVED = True
 
     def token_for(user_id):
         part = lambda d: base64.urlsafe_b64encode(json.dumps(d).encode()).decode().rstrip("=")
@@ -161,7 +163,8 @@ SERVER = textwrap.dedent("""\
             m = re.fullmatch(r"/users/(\\d+)/categories", path)
             if m and int(m.group(1)) == me:
                 if method == "GET":
-                    return self.reply(200, [c for c in CATEGORIES.values() if c["user_id"] == me])
+                    return self.reply(200, [c for c in CATEGORIES.values()
+                                            if c["user_id"] == me or LIST_ALL])
                 new = max(CATEGORIES, default=0) + 1
                 CATEGORIES[new] = {"id": new, "user_id": me, "title": self.body()["title"]}
                 return self.reply(201, CATEGORIES[new])
@@ -171,7 +174,8 @@ SERVER = textwrap.dedent("""\
                 if method == "GET":
                     return self.reply(200, found)
                 if method == "DELETE":
-                    del CATEGORIES[found["id"]]
+                    if DELETE_SAVED:
+                        del CATEGORIES[found["id"]]
                     return self.reply(200, {})
                 changed = dict(found, title=self.body()["title"])
                 if SAVE_UPDATE:
@@ -216,14 +220,22 @@ def test_the_suite_works_under_the_signed_in_user(
     outcomes = outcomes_on_variants(
         tmp_path, task_factory, "recipes", README, SERVER,
         {"update lost": ("SAVE_UPDATE = True", "SAVE_UPDATE = False"),
-         "recipe filed elsewhere": ("SHIFT = 0", "SHIFT = 1")})
+         "recipe filed elsewhere": ("SHIFT = 0", "SHIFT = 1"),
+         "every user's list": ("LIST_ALL = False", "LIST_ALL = True"),
+         "delete lost": ("DELETE_SAVED = True", "DELETE_SAVED = False")})
     good = outcomes["good"]
     update = "test_post_category_applies_changes"
     recipe = "test_get_recipe_returns_created_recipe"
-    assert all(good.get(t) == "passed" for t in (update, recipe)), good
+    own = "test_users_categories_list_holds_only_the_users_own"
+    # no status is documented for a missing category: the read after the delete shows none
+    gone = "test_category_lifecycle_create_read_update_delete"
+    assert all(good.get(t) == "passed" for t in (update, recipe, own, gone)), good
     assert outcomes["update lost"][update] == "failed"
     assert outcomes["recipe filed elsewhere"][recipe] == "failed"
     assert outcomes["update lost"][recipe] == "passed"  # each test fails for its own rule
+    assert outcomes["every user's list"][own] == "failed"
+    assert outcomes["every user's list"][gone] == "passed"
+    assert outcomes["delete lost"][gone] == "failed"
 
 
 def test_the_user_id_comes_from_the_sign_in_answer_else_the_token() -> None:
