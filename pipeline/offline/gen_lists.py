@@ -134,13 +134,11 @@ def scoped_to_parent(w: Writer, res: Resource) -> Case | None:
             or not res.creatable or not w.model.reachable(ep)
             or not w.model.reachable(parent.create)):
         return None
-    case = Case(f"test_{res.noun}s_listed_under_their_own_{parent.noun}", "integration")
-    bindings: dict[str, str] = {}
-    if not w.create_chain(case, res, bindings):
+    made = _under_two_parents(
+        Case(f"test_{res.noun}s_listed_under_their_own_{parent.noun}", "integration"), w, res)
+    if made is None:
         return None
-    other = _other_parent(case, w, res, bindings)
-    if other is None:
-        return None
+    case, bindings, other = made
     assert res.create is not None
     case.add(*payload_lines("other_payload", w.payload_for(res) or {}))
     if res.parent_key:  # the body names the record it is filed under
@@ -166,17 +164,26 @@ def read_under_other_parent(w: Writer, res: Resource) -> Case | None:
             or not w.model.reachable(get) or not w.model.reachable(parent.create)):
         return None
     code = success_status(get)
-    case = Case(f"test_{res.noun}_not_found_under_another_{parent.noun}", "edge_case")
-    bindings: dict[str, str] = {}
-    if not w.create_chain(case, res, bindings):
+    made = _under_two_parents(
+        Case(f"test_{res.noun}_not_found_under_another_{parent.noun}", "edge_case"), w, res)
+    if made is None:
         return None
-    other = _other_parent(case, w, res, bindings)
-    if other is None:
-        return None
+    case, _, other = made
     case.add(w.call(case, "stray", get, {**other, res.param: res.id_var}),
              f"assert {f'stray.status_code != {code}' if code else 'stray.status_code >= 300'} or "
              f"{res.id_of(res.record_of('stray', get), get)} != {res.id_var}, stray.text")
     return case
+
+
+def _under_two_parents(case: Case, w: Writer,
+                       res: Resource) -> tuple[Case, dict[str, str], dict[str, str]] | None:
+    """The record made under its parent (chain), then a second parent: the case, the
+    bindings to the record, and those to the second parent."""
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    other = _other_parent(case, w, res, bindings)
+    return None if other is None else (case, bindings, other)
 
 
 def _other_parent(case: Case, w: Writer, res: Resource,
