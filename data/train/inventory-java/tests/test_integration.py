@@ -180,6 +180,7 @@ def test_stock_movements_listed_under_their_own_item(base_url, session, unique):
     assert item_response.status_code == 201, item_response.text
     item = item_response.json()
     item_id = item["id"]
+    other_parent_id = None
     try:
         payload = {"type": "out", "quantity": 150, "note": "order 88123"}
         response = session.post(f"{base_url}/items/{item_id}/stock-movements", json=payload)
@@ -213,7 +214,8 @@ def test_stock_movements_listed_under_their_own_item(base_url, session, unique):
         assert other_id in theirs_ids and stock_movement_id not in theirs_ids
     finally:
         session.delete(f"{base_url}/items/{item_id}")
-        session.delete(f"{base_url}/items/{other_parent_id}")
+        if other_parent_id is not None:
+            session.delete(f"{base_url}/items/{other_parent_id}")
 
 
 def test_two_items_read_back_each_as_itself(base_url, session, unique):

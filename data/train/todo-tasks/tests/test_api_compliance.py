@@ -265,6 +265,21 @@ def test_search_todos_by_q_finds_only_matching_todo(base_url, session, unique):
         found_upper = session.get(f"{base_url}/todos", params={"q": marker[1:-1].upper()})
         assert found_upper.status_code == 200, found_upper.text
         assert [record["id"] for record in found_upper.json()] == [match_id]
+        marker_description = unique("...")
+        by_description_payload = {
+            "title": unique("..."),
+            "description": "...",
+            "priority": "high",
+            "due_date": "2024-07-01",
+        }
+        by_description_payload["description"] = marker_description
+        by_description_created = session.post(f"{base_url}/todos", json=by_description_payload)
+        assert by_description_created.status_code == 201, by_description_created.text
+        by_description_id = by_description_created.json()["id"]
+        created.append(by_description_id)
+        found_description = session.get(f"{base_url}/todos", params={"q": marker_description[1:-1].upper()})
+        assert found_description.status_code == 200, found_description.text
+        assert [record["id"] for record in found_description.json()] == [by_description_id]
     finally:
         for record_id in created:
             session.delete(f"{base_url}/todos/{record_id}")

@@ -33,6 +33,36 @@ def test_delete_history_without_token(base_url, session, auth_headers):
     assert listed_after.json() == listed_before.json()
 
 
+def test_get_favorites_without_token_is_refused(base_url, session, auth_headers):
+    payload = {"content_id": "sample_content_id", "content_type": "post"}
+    response = session.post(f"{base_url}/api/v1/favorites", json=payload, headers=auth_headers)
+    assert 200 <= response.status_code < 300, response.text
+    favorite = response.json()
+    favorite_id = favorite["id"]
+    try:
+        response = session.get(f"{base_url}/api/v1/favorites")
+        assert response.status_code in (401, 403), response.text
+        assert payload["content_id"] not in response.text
+        assert ascii(payload["content_id"])[1:-1] not in response.text
+    finally:
+        session.delete(f"{base_url}/api/v1/favorites/{favorite_id}", headers=auth_headers)
+
+
+def test_get_history_without_token_is_refused(base_url, session, auth_headers):
+    payload = {"action": "view"}
+    response = session.post(f"{base_url}/api/v1/history", json=payload, headers=auth_headers)
+    assert 200 <= response.status_code < 300, response.text
+    history = response.json()
+    history_id = history["id"]
+    try:
+        response = session.get(f"{base_url}/api/v1/history")
+        assert response.status_code in (401, 403), response.text
+        assert payload["action"] not in response.text
+        assert ascii(payload["action"])[1:-1] not in response.text
+    finally:
+        session.delete(f"{base_url}/api/v1/history/{history_id}", headers=auth_headers)
+
+
 def test_post_favorites_without_token(base_url, session, unique, auth_headers):
     """Called without credentials, it is refused and changes nothing."""
     listed_before = session.get(f"{base_url}/api/v1/favorites", headers=auth_headers)

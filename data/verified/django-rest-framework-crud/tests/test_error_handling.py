@@ -8,6 +8,36 @@ import pytest  # noqa: F401
 import requests  # noqa: F401
 
 
+def test_get_movies_without_token_is_refused(base_url, session, unique, auth_headers):
+    payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+    response = session.post(f"{base_url}/api/v1/movies/", json=payload, headers=auth_headers)
+    assert 200 <= response.status_code < 300, response.text
+    movy = response.json()
+    movy_id = movy["id"]
+    try:
+        response = session.get(f"{base_url}/api/v1/movies/")
+        assert response.status_code in (401, 403), response.text
+        assert payload["title"] not in response.text
+        assert ascii(payload["title"])[1:-1] not in response.text
+    finally:
+        session.delete(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
+
+
+def test_get_movy_without_token_is_refused(base_url, session, unique, auth_headers):
+    payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+    response = session.post(f"{base_url}/api/v1/movies/", json=payload, headers=auth_headers)
+    assert 200 <= response.status_code < 300, response.text
+    movy = response.json()
+    movy_id = movy["id"]
+    try:
+        response = session.get(f"{base_url}/api/v1/movies/{movy_id}/")
+        assert response.status_code in (401, 403), response.text
+        assert payload["title"] not in response.text
+        assert ascii(payload["title"])[1:-1] not in response.text
+    finally:
+        session.delete(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
+
+
 def test_login_with_a_wrong_password_is_refused(base_url, session, unique):
     credentials = {
         "email": unique("example@email.com"),

@@ -175,6 +175,8 @@ def test_movy_lifecycle_create_read_update_delete(base_url, session, unique, aut
         assert stored["year"] == changes["year"]
         deleted = session.delete(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
         assert 200 <= deleted.status_code < 300, deleted.text
+        gone = session.get(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
+        assert gone.status_code >= 400 or id_of_record(record_in(gone.json()), "movy") != movy_id, gone.text
     finally:
         session.delete(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
 

@@ -234,6 +234,21 @@ def test_search_events_by_q_finds_only_matching_event(base_url, session, unique)
         found_upper = session.get(f"{base_url}/api/v2/events", params={"q": marker[1:-1].upper()})
         assert found_upper.status_code == 200, found_upper.text
         assert [record["id"] for record in found_upper.json()["items"]] == [match_id]
+        marker_location = unique("Room 2")
+        by_location_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        by_location_payload["location"] = marker_location
+        by_location_created = session.post(f"{base_url}/api/v2/events", json=by_location_payload)
+        assert by_location_created.status_code == 201, by_location_created.text
+        by_location_id = by_location_created.json()["id"]
+        created.append(by_location_id)
+        found_location = session.get(f"{base_url}/api/v2/events", params={"q": marker_location[1:-1].upper()})
+        assert found_location.status_code == 200, found_location.text
+        assert [record["id"] for record in found_location.json()["items"]] == [by_location_id]
     finally:
         for record_id in created:
             session.delete(f"{base_url}/api/v2/events/{record_id}")

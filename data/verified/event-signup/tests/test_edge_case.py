@@ -89,6 +89,32 @@ def test_get_event_unknown_id_returns_404(base_url, session, unique):
         session.delete(f"{base_url}/api/v2/events/{event_id}")
 
 
+def test_list_events_default_size_is_10(base_url, session, unique):
+    created = []
+    try:
+        codes = []
+        for _ in range(11):
+            rec_payload = {
+                "title": unique("Intro to bookbinding"),
+                "location": "Room 2",
+                "starts_at": "2030-09-14T16:00:00Z",
+                "capacity": 12,
+            }
+            rec_created = session.post(f"{base_url}/api/v2/events", json=rec_payload)
+            rec_id = rec_created.json()["id"]
+            created.append(rec_id)
+            codes.append(rec_created.status_code)
+        assert len(codes) == 11
+        assert all(200 <= code < 300 for code in codes), codes
+        listed = session.get(f"{base_url}/api/v2/events", params={})
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert len(listed_body["items"]) == 10
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v2/events/{record_id}")
+
+
 def test_list_events_page_past_end_returns_no_records(base_url, session):
     response = session.get(f"{base_url}/api/v2/events", params={"page": 100000})
     assert response.status_code == 200, response.text
@@ -144,6 +170,41 @@ def test_list_events_pages_split_created_events(base_url, session, unique):
         assert page_one.json()["total"] == 3
     finally:
         for record_id in created:
+            session.delete(f"{base_url}/api/v2/events/{record_id}")
+
+
+def test_list_events_pages_split_new_records_without_repeats(base_url, session, unique):
+    response = session.get(f"{base_url}/api/v2/events", params={"page": 1})
+    assert response.status_code == 200, response.text
+    size = response.json()["size"]
+    assert isinstance(size, int) and 0 < size <= 100, size
+    made = []
+    try:
+        for _ in range(size + 1):
+            payload = {
+                "title": unique("Intro to bookbinding"),
+                "location": "Room 2",
+                "starts_at": "2030-09-14T16:00:00Z",
+                "capacity": 12,
+            }
+            created = session.post(f"{base_url}/api/v2/events", json=payload)
+            assert created.status_code == 201, created.text
+            made.append(created.json()["id"])
+        seen = []
+        response = session.get(f"{base_url}/api/v2/events", params={"page": 1})
+        for number in range(1, 1 + response.json()["total_pages"]):
+            response = session.get(f"{base_url}/api/v2/events", params={"page": number})
+            if response.status_code == 404:
+                break
+            assert response.status_code == 200, response.text
+            body = response.json()
+            if not body["items"]:
+                break
+            seen += [record["id"] for record in body["items"]]
+        assert len(seen) == len(set(seen)), seen
+        assert set(made) <= set(seen), (made, seen)
+    finally:
+        for record_id in made:
             session.delete(f"{base_url}/api/v2/events/{record_id}")
 
 

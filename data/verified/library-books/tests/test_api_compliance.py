@@ -345,6 +345,22 @@ def test_search_books_by_q_finds_only_matching_book(base_url, session, unique):
         found_upper = session.get(f"{base_url}/api/books", params={"q": marker[1:-1].upper()})
         assert found_upper.status_code == 200, found_upper.text
         assert [record["id"] for record in found_upper.json()["items"]] == [match_id]
+        marker_author = unique("Octavia E. Butler")
+        by_author_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        by_author_payload["author"] = marker_author
+        by_author_created = session.post(f"{base_url}/api/books", json=by_author_payload)
+        assert by_author_created.status_code == 201, by_author_created.text
+        by_author_id = by_author_created.json()["id"]
+        created.append(by_author_id)
+        found_author = session.get(f"{base_url}/api/books", params={"q": marker_author[1:-1].upper()})
+        assert found_author.status_code == 200, found_author.text
+        assert [record["id"] for record in found_author.json()["items"]] == [by_author_id]
     finally:
         for record_id in created:
             session.delete(f"{base_url}/api/books/{record_id}")

@@ -56,11 +56,54 @@ def test_get_book_unknown_id_returns_404(base_url, session, unique):
         session.delete(f"{base_url}/api/books/{book_id}")
 
 
+def test_list_books_default_per_page_is_20(base_url, session, unique):
+    created = []
+    try:
+        codes = []
+        for _ in range(21):
+            rec_payload = {
+                "title": unique("Kindred"),
+                "author": "Octavia E. Butler",
+                "isbn": unique("978-0-8070-8305-0"),
+                "year": 1979,
+                "tags": ["Classic"],
+            }
+            rec_created = session.post(f"{base_url}/api/books", json=rec_payload)
+            rec_id = rec_created.json()["id"]
+            created.append(rec_id)
+            codes.append(rec_created.status_code)
+        assert len(codes) == 21
+        assert all(200 <= code < 300 for code in codes), codes
+        listed = session.get(f"{base_url}/api/books", params={})
+        assert listed.status_code == 200, listed.text
+        listed_body = listed.json()
+        assert len(listed_body["items"]) == 20
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/books/{record_id}")
+
+
 def test_list_books_page_past_end_returns_no_records(base_url, session):
     response = session.get(f"{base_url}/api/books", params={"page": 100000})
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["items"] == []
+
+
+def test_list_books_pages_hold_every_record_once(base_url, session):
+    response = session.get(f"{base_url}/api/books", params={"page": 1})
+    assert response.status_code == 200, response.text
+    total = response.json()["total"]
+    seen = []
+    for number in range(1, 1 + 200):
+        response = session.get(f"{base_url}/api/books", params={"page": number})
+        assert response.status_code == 200, response.text
+        body = response.json()
+        if not body["items"]:
+            break
+        seen += [record["id"] for record in body["items"]]
+    assert len(seen) == len(set(seen)), seen
+    assert len(seen) == total, (len(seen), total)
 
 
 def test_list_books_pages_split_created_books(base_url, session, unique):
@@ -114,6 +157,42 @@ def test_list_books_pages_split_created_books(base_url, session, unique):
         assert page_one.json()["total"] == 3
     finally:
         for record_id in created:
+            session.delete(f"{base_url}/api/books/{record_id}")
+
+
+def test_list_books_pages_split_new_records_without_repeats(base_url, session, unique):
+    response = session.get(f"{base_url}/api/books", params={"page": 1})
+    assert response.status_code == 200, response.text
+    size = response.json()["per_page"]
+    assert isinstance(size, int) and 0 < size <= 100, size
+    made = []
+    try:
+        for _ in range(size + 1):
+            payload = {
+                "title": unique("Kindred"),
+                "author": "Octavia E. Butler",
+                "isbn": unique("978-0-8070-8305-0"),
+                "year": 1979,
+                "tags": ["Classic"],
+            }
+            created = session.post(f"{base_url}/api/books", json=payload)
+            assert created.status_code == 201, created.text
+            made.append(created.json()["id"])
+        seen = []
+        response = session.get(f"{base_url}/api/books", params={"page": 1})
+        for number in range(1, 1 + response.json()["pages"]):
+            response = session.get(f"{base_url}/api/books", params={"page": number})
+            if response.status_code == 404:
+                break
+            assert response.status_code == 200, response.text
+            body = response.json()
+            if not body["items"]:
+                break
+            seen += [record["id"] for record in body["items"]]
+        assert len(seen) == len(set(seen)), seen
+        assert set(made) <= set(seen), (made, seen)
+    finally:
+        for record_id in made:
             session.delete(f"{base_url}/api/books/{record_id}")
 
 
