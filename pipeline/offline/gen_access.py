@@ -6,11 +6,11 @@ A call the document keeps to the record's author in prose ("only the author can 
 
 from __future__ import annotations
 
-from pipeline.offline.gen_api import update_payload
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import VERBS, action_name, bind, no_leak, thing
 from pipeline.offline.gen_model import Resource, error_code, has_reference, response_doc
 from pipeline.offline.payloads import payload_of
+from pipeline.offline.update_bodies import update_payload
 from pipeline.records import Endpoint
 
 

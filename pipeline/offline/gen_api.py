@@ -31,7 +31,6 @@ from pipeline.offline.gen_model import (
     PAGE_PARAMS,
     SEARCH_PARAMS,
     SIZE_PARAMS,
-    UNIQUE_KEY,
     UNSAFE_PATH,
     Resource,
     error_code,
@@ -40,8 +39,8 @@ from pipeline.offline.gen_model import (
     schema_constants,
     success_status,
 )
-from pipeline.offline.own_ids import Bound
 from pipeline.offline.payloads import payload_of
+from pipeline.offline.update_bodies import update_payload
 from pipeline.records import Endpoint
 
 
@@ -187,71 +186,6 @@ def location_names_record(w: Writer, res: Resource) -> Case | None:
     case.add(*[f"assert body[{literal(k)}] == payload[{literal(k)}]"
                for k in w.echo_fields(res, res.payload or {})])
     return case
-
-
-_PICKED = re.compile(r"\bguess|\bdetect|\binferr?|\bderived?\b|if not (?:provided|given|sent)"
-                     r"|when (?:absent|omitted|missing)", re.I)
-
-
-def update_payload(res: Resource, own: str | None = None) -> dict | None:
-    """The documented update body, else the create body with its title-like field changed;
-    `own`: the variable holding the updated record's id (the resource's id variable)."""
-    ep = res.update
-    if ep is None:
-        return None
-    payload = payload_of(ep, res.fields)
-    if payload and ep.method == "PATCH" and not isinstance(ep.request_example, dict) \
-            and res.shape is not None:
-        # a text the document says the service picks when the create leaves it out ("language
-        # will be guessed if not provided") comes from its vocabulary: a made-up value is no
-        # change it must accept
-        picked = {p.name for p in (res.create.params if res.create else [])
-                  if _PICKED.search(p.description)}
-        chosen = {k for k, kind in res.shape.record_types if kind == "string" and k in picked} \
-            - set(res.payload or {})
-        payload = {k: v for k, v in payload.items() if k not in chosen} or None
-    for key, value in (payload or {}).items():  # a flag left as it was proves nothing
-        was = (res.payload or {}).get(key, res.fields.get(key))
-        if isinstance(value, bool) and value == was and not isinstance(ep.request_example, dict):
-            payload[key] = not value  # type: ignore[index]
-    if payload is None and res.payload:
-        texts = [k for k, v in res.payload.items() if isinstance(v, str)
-                 and UNIQUE_KEY.search(k) and not k.endswith(("sku", "code", "isbn", "email"))]
-        if not texts:
-            return None
-        payload = dict(res.payload) if ep.method == "PUT" else {}
-        known = res.free_refs + res.shown_refs  # references to records that exist: kept
-        for key, value in payload.items():  # a number left as it was proves nothing
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
-                    and key not in known:
-                payload[key] = value + 1
-        old = str(res.payload[texts[0]])
-        payload[texts[0]] = old.rstrip("/") + "/updated" if "://" in old else f"{old} (updated)"
-    if payload is None:
-        return None
-    named = _named_records(res, payload, own or res.id_var)
-    if has_reference({k: v for k, v in payload.items()
-                      if k not in (*res.free_refs, *res.shown_refs, *named)}):
-        return None
-    payload = {**payload, **named}
-    if res.client_id and res.id_field in payload:  # the record's own id, or it moves
-        payload[res.id_field] = Bound(own or res.id_var)  # type: ignore[index]
-    return payload
-
-
-def _named_records(res: Resource, payload: dict, own: str) -> dict[str, Bound]:
-    """Update-body fields that name the record itself or the record it is filed under
-    (`{"shoppinglist_id": 1, "title": ...}` sent to `/shoppinglist/{list_id}`): the ids the
-    test holds, since the example's `1` names some other record."""
-    out: dict[str, Bound] = {}
-    for node in (res, res.parent):
-        if node is None:
-            continue
-        for key in (f"{node.noun}_id", f"{node.noun}Id"):
-            if key in payload and key not in out and not isinstance(payload[key], bool) \
-                    and isinstance(payload[key], (int, str)):
-                out[key] = Bound(own if node is res else node.id_var)
-    return out
 
 
 def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) -> bool:

@@ -13,19 +13,15 @@ documented record carries the action's fields.
 
 from __future__ import annotations
 
-import re
-
+from pipeline.offline.gen_behaviour import OFFSET_PARAMS
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import thing
 from pipeline.offline.gen_model import SIZE_PARAMS, Resource, first_record, response_doc
-from pipeline.offline.gen_state_rules import record_actions
+from pipeline.offline.gen_state_rules import CAPACITY_KEY, record_actions
 from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint
 
-OFFSET_PARAMS = ("offset", "skip")
 MAX_DEFAULT = 50  # more entries than this in one test is a load test, not a rule check
-_ROOM = re.compile(r"capacity|seats|slots|spots|places|max_?(?:attendees|participants"
-                   r"|members|size)", re.I)
 
 
 def _default(ep: Endpoint, names: tuple[str, ...]) -> tuple[str, object] | None:
@@ -66,7 +62,8 @@ def entries_in_pages(w: Writer, action: Endpoint, owner: Resource) -> Case | Non
         return None
     page = size[1]
     room = {k: str(page + 1) for k, v in (owner.payload or {}).items()
-            if _ROOM.search(k) and isinstance(v, int) and not isinstance(v, bool) and v <= page}
+            if CAPACITY_KEY.search(k) and isinstance(v, int) and not isinstance(v, bool)
+            and v <= page}
     case = Case(f"test_{thing(listing.path)}_pages_by_{offset[0]}_hold_every_entry_once",
                 "edge_case")
     bindings: dict[str, str] = {}

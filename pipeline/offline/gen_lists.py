@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-from pipeline.offline.gen_api import update_payload
 from pipeline.offline.gen_behaviour import create_record, listable, start_cleaning
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import thing
@@ -30,6 +29,7 @@ from pipeline.offline.gen_query import (
     size_param,
 )
 from pipeline.offline.gen_refusals import documents_errors
+from pipeline.offline.update_bodies import update_payload
 from pipeline.records import Endpoint
 
 

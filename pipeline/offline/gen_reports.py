@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.offline.gen_api import update_payload
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import VERBS, previous_key
 from pipeline.offline.gen_model import Resource, response_doc
+from pipeline.offline.update_bodies import update_payload
 from pipeline.records import Endpoint
 
 

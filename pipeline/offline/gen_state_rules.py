@@ -220,7 +220,7 @@ def reset_restores(w: Writer, ep: Endpoint, owner: Resource,
     return case
 
 
-_CAPACITY_KEY = re.compile(r"capacity|seats|slots|spots|places|max_?(?:attendees|participants"
+CAPACITY_KEY = re.compile(r"capacity|seats|slots|spots|places|max_?(?:attendees|participants"
                            r"|members|size)", re.I)
 _FULL = ("full", "capacity", "sold out", "no seats", "no places", "no room", "已满")
 
@@ -229,7 +229,7 @@ def full_refuses(w: Writer, ep: Endpoint, owner: Resource) -> Case | None:
     """A record created with room for two takes two sign-ups and refuses a third with the
     status the document gives a full record."""
     code = conflict_code(ep, *_FULL)
-    key = next((k for k, v in (owner.payload or {}).items() if _CAPACITY_KEY.search(k)
+    key = next((k for k, v in (owner.payload or {}).items() if CAPACITY_KEY.search(k)
                 and isinstance(v, int) and not isinstance(v, bool) and v >= 3), None)
     payload = _payload(ep)
     if code is None or key is None or payload is None or not any(

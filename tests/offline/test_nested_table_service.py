@@ -15,9 +15,9 @@ from pathlib import Path
 
 from variant_suite import SERVE_JSON, outcomes_on_variants
 
-from pipeline.offline.gen_api import update_payload
 from pipeline.offline.gen_model import build_model
 from pipeline.offline.generate import generate_cases
+from pipeline.offline.update_bodies import update_payload
 from pipeline.spec import extract_spec
 
 README = textwrap.dedent("""\
