@@ -143,6 +143,11 @@ class AuthSpec(BaseModel):
     # the one account the document gives (a configured default name and password), for
     # services that register no users over HTTP
     account: tuple[str, str] | None = None
+    # HTTP Basic whose name is a record's identifier ("basic HTTP authentication with the
+    # project ID and private code"): the body key that identifier is sent under
+    name_key: str | None = None
+    # HTTP Basic where the document also shows a token sent as `Authorization: Bearer`
+    bearer_too: bool = False
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -151,6 +156,10 @@ class AuthSpec(BaseModel):
             out.pop("token_as_user", None)
         if self.account is None:
             out.pop("account", None)
+        if self.name_key is None:
+            out.pop("name_key", None)
+        if not self.bearer_too:
+            out.pop("bearer_too", None)
         return out
 
 

@@ -8,13 +8,15 @@ from pipeline.records import Endpoint
 _USER_KEYS = ("username", "user", "login", "email", "name")
 
 
-def basic_keys(ep: Endpoint) -> tuple[str, str] | None:
-    """(name key, password key) of the account `ep` creates, for HTTP Basic credentials."""
+def basic_keys(ep: Endpoint, name_key: str | None = None) -> tuple[str, str] | None:
+    """(name key, password key) of the account `ep` creates, for HTTP Basic credentials;
+    `name_key`: the key the document says the name is (`AuthSpec.name_key`), if sent."""
     body = ep.request_example if isinstance(ep.request_example, dict) else {}
     secret = next((k for k in body if "pass" in k.lower() and isinstance(body[k], str)), None)
     if secret is None:
         return None
-    name = next((k for k in _USER_KEYS if isinstance(body.get(k), str)), None)
+    keys = (name_key, *_USER_KEYS) if name_key else _USER_KEYS
+    name = next((k for k in keys if isinstance(body.get(k), str)), None)
     others = [k for k, v in body.items() if k != secret and isinstance(v, str)]
     if name is None and len(others) == 1:
         name = others[0]

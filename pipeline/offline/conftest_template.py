@@ -301,7 +301,7 @@ def render_conftest(model: Model, port: int) -> str:
         return text + AUTH_ACCOUNT.format(account=model.account,
                                           scheme=model.spec.auth.scheme.lower())
     if model.basic and model.auth_usable and model.register is not None:
-        keys = basic_keys(model.register)
+        keys = basic_keys(model.register, model.spec.auth.name_key)
         assert keys is not None
         body = dict(model.register.request_example or {})
         return text + AUTH_BASIC.format(

@@ -141,6 +141,14 @@ def create(w: Writer, res: Resource) -> Case | None:
     if res.created_id_key:  # the answer reports the creation: what it documents, nothing more
         case.add(*body_checks("response", res.create, "answer"))
         return case
+    if res.created_bare:  # the answer is the id; the document's shows which sent value it is
+        doc, sent = response_doc(res.create), res.create.request_example
+        same = [k for k, v in sent.items() if v == doc] if isinstance(sent, dict) else []
+        if len(same) > 1:  # `name=yay&id=yay` answered "yay": the id is the id
+            same = [k for k in same if k == res.id_field]
+        case.add(*[f"assert {res.id_var} == payload[{literal(k)}]" for k in same[:1]
+                   if len(same) == 1])
+        return case
     checks = record_checks(res, res.var, "payload", res.payload, w)
     checks += [f"assert {res.var}[{literal(k)}] == {literal(v)}"
                for k, v in schema_constants(res.create).items()]

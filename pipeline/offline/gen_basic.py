@@ -35,7 +35,7 @@ def _protected(model: Model) -> list[Endpoint]:
 def _account(case: Case, model: Model) -> tuple[str, str] | None:
     """Register a fresh account in the case; the source of its name and password."""
     reg = model.register
-    keys = basic_keys(reg) if reg is not None else None
+    keys = basic_keys(reg, model.basic_name) if reg is not None else None
     if reg is None or keys is None or not isinstance(reg.request_example, dict):
         return None
     case.add(*payload_lines("credentials", dict(reg.request_example)),
@@ -49,7 +49,7 @@ def _account(case: Case, model: Model) -> tuple[str, str] | None:
 def _names_account(ep: Endpoint, model: Model) -> bool:
     """The documented answer carries the example account's name (`"Hello, miguel!"`)."""
     reg = model.register
-    keys = basic_keys(reg) if reg is not None else None
+    keys = basic_keys(reg, model.basic_name) if reg is not None else None
     if reg is None or keys is None or not isinstance(reg.request_example, dict):
         return False
     name = reg.request_example.get(keys[0])

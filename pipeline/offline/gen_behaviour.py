@@ -80,7 +80,7 @@ def create_record(case: Case, w: Writer, res: Resource, tag: str, edits: list[st
     case.add(*[e.replace("{p}", pvar) for e in edits])
     case.add(w.call(case, rvar, res.create, {}, f"json={pvar}"), status_assert(rvar, res.create))
     if w.plain_create(res):
-        case.add(f"{idv} = {rvar}.json()[{literal(res.created_id_key or res.id_field)}]")
+        case.add(f"{idv} = {res.created_id(rvar)}")
     else:
         found = w.take_created(case, res, rvar, pvar, {}, f"{tag}_record", idv)
         assert found, "callers check listable"

@@ -281,6 +281,8 @@ class Writer:
                 return False
             if node.param:
                 bindings[node.param] = node.id_var
+            if (keys := self.model.signs_in_as(node)) is not None:  # its own credentials
+                case.add(f"auth_headers = basic_auth({node.id_var}, {pvar}[{literal(keys[1])}])")
             if node is res.chain()[0] and node.delete is not None:
                 line = self.call(case, "_", node.delete, bindings, target=False)  # cleanup
                 case.cleanup.append(line.split(" = ", 1)[1])
@@ -294,6 +296,11 @@ class Writer:
         found by the sent fields the oracle stored unchanged)."""
         var, id_var = var or node.var, id_var or node.id_var
         shape = node.observed(node.create)
+        if node.created_bare:  # `35`: the answer is the id
+            case.add(f"{id_var} = {rvar}.json()",
+                     f"assert isinstance({id_var}, (int, str)) and not isinstance({id_var}, bool)"
+                     f", {rvar}.text")
+            return True
         if node.links_itself:
             case.add(f"{var} = {rvar}.json()",
                      f"{id_var} = id_of_record({var}, {literal(node.noun)})",

@@ -96,8 +96,8 @@ def accepted_create(w: Writer, case: Case, res: Resource, bindings: dict[str, st
              w.call(case, "accepted", ep, bindings, "json=valid"),
              status_assert("accepted", ep), "accepted_record = accepted.json()", *checks]
     if read or delete is not None:
-        key = res.created_id_key or res.id_field
-        lines.append(f"accepted_id = accepted_record[{literal(key)}]")
+        key = literal(res.created_id_key or res.id_field)
+        lines.append("accepted_id = accepted_record" + ("" if res.created_bare else f"[{key}]"))
     lines += read
     if delete is not None and res.param and all(
             p in bindings or p == res.param for p in path_params(delete.path)):

@@ -56,6 +56,36 @@ def deleted_not_listed(w: Writer, res: Resource) -> Case | None:
     return case
 
 
+def nested_deleted_not_listed(w: Writer, res: Resource) -> Case | None:
+    """Under one parent, create two and delete one: it leaves the parent's list, the other
+    stays (a record filed under a parent, with no single-record read)."""
+    ep, delete = res.listing, res.delete
+    if res.parent is None or res.get is not None or ep is None or delete is None \
+            or not res.creatable or res.create is None or res.param is None \
+            or not all(w.model.reachable(e) for e in (ep, delete, res.create)) \
+            or documents_errors(delete):
+        return None
+    case = Case(f"test_deleted_{res.noun}_leaves_its_{res.parent.noun}s_list", "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings, target_payload="gone_payload"):
+        return None
+    case.add(*payload_lines("kept_payload", w.payload_for(res) or {}))
+    if res.parent_key:
+        case.add(f"kept_payload[{literal(res.parent_key)}] = {res.parent.id_var}")
+    case.add(w.call(case, "kept_response", res.create, bindings, "json=kept_payload"),
+             status_assert("kept_response", res.create))
+    if not w.take_created(case, res, "kept_response", "kept_payload", bindings, "kept_record",
+                          "kept_id"):
+        return None
+    before = _listed_ids(case, w, ep, "before", bindings, res)
+    case.add(f"assert {res.id_var} in {before} and kept_id in {before}",
+             w.call(case, "removed", delete, {**bindings, res.param: res.id_var}),
+             status_assert("removed", delete))
+    after = _listed_ids(case, w, ep, "after", bindings, res)
+    case.add(f"assert {res.id_var} not in {after}", f"assert kept_id in {after}")
+    return case
+
+
 def kept_apart(w: Writer, res: Resource) -> Case | None:
     """Create two; each reads back as itself; the second updated, the first stays as it was."""
     get = res.get
@@ -192,6 +222,8 @@ def _other_parent(case: Case, w: Writer, res: Resource,
     bindings that point at it, or None where its id cannot be found."""
     parent = res.parent
     assert parent is not None and parent.create is not None and parent.param
+    if w.model.signs_in_as(parent):  # a second account: none of its records are ours to read
+        return None
     case.add(*payload_lines("other_parent_payload", w.payload_for(parent) or {}),
              w.call(case, "other_parent_response", parent.create, bindings,
                     "json=other_parent_payload", target=False),
@@ -212,6 +244,7 @@ def _other_parent(case: Case, w: Writer, res: Resource,
 def list_cases(w: Writer) -> list[Case | None]:
     """Every template here over the model's resources, in a fixed order."""
     return [c for res in w.model.resources for c in (deleted_not_listed(w, res),
+                                                     nested_deleted_not_listed(w, res),
                                                      kept_apart(w, res),
                                                      scoped_to_parent(w, res),
                                                      read_under_other_parent(w, res),

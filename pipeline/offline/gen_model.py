@@ -23,7 +23,15 @@ from pipeline.offline.references import free_references, shown_references
 from pipeline.offline.schema_values import schema_constants as schema_constants
 from pipeline.offline.schema_values import schema_record
 from pipeline.offline.seeded import listed_answer, seeded_payload
-from pipeline.offline.shape import Shape, id_key, id_names, only_id, record_path, shape_of
+from pipeline.offline.shape import (
+    Shape,
+    bare_id,
+    id_key,
+    id_names,
+    only_id,
+    record_path,
+    shape_of,
+)
 from pipeline.records import Endpoint, Spec
 
 UNIQUE_KEY = re.compile(r"(?:^|_)(?:name|title|username|login|email|sku|code|isbn|slug|key|"
@@ -212,6 +220,23 @@ class Resource:
         return id_key(doc, id_names(self.param, self.noun)) or only_id(doc, self.noun)
 
     @property
+    def created_bare(self) -> bool:
+        """The create answers the new record's id alone (`35`): documented, else observed."""
+        if self.create is None:
+            return False
+        doc = response_doc(self.create)
+        if doc is not None:
+            return bare_id(doc)
+        return self.shape is not None and self.shape.create_bare
+
+    def created_id(self, var: str) -> str:
+        """Source for the new record's id in the create answer `var` that shows it where the
+        generator looks by default (`plain_create`)."""
+        if self.created_bare:
+            return f"{var}.json()"
+        return f"{var}.json()[{json.dumps(self.created_id_key or self.id_field)}]"
+
+    @property
     def links_itself(self) -> bool:
         """The documented create answer shows the record without its id but with a link to
         it (`"url": ".../projects/11/"`): the id is read from the link (`id_of_record`)."""
@@ -331,6 +356,19 @@ class Model:
     def basic(self) -> bool:
         return self.spec.auth is not None and self.spec.auth.scheme.lower() == "basic"
 
+    def signs_in_as(self, res: Resource) -> tuple[str, str] | None:
+        """(name key, password key) where `res` is the account (HTTP Basic with the record's
+        identifier as the name): after making one, a test signs in as it."""
+        if not self.basic or self.basic_name is None or res.create is None \
+                or res.create is not self.register:
+            return None
+        return basic_keys(res.create, self.basic_name)
+
+    @property
+    def basic_name(self) -> str | None:
+        """The body key the document says the Basic name is (a record's identifier)."""
+        return self.spec.auth.name_key if self.spec.auth is not None else None
+
     @property
     def account(self) -> tuple[str, str] | None:
         """The documented default account, where the service registers no users over HTTP:
@@ -345,7 +383,8 @@ class Model:
         if self.opaque_tokens or self.account is not None:
             return True
         if self.basic:
-            return self.register is not None and basic_keys(self.register) is not None
+            return self.register is not None and basic_keys(self.register,
+                                                            self.basic_name) is not None
         return self.spec.auth is not None and self.login is not None and (
             isinstance(self.login.request_example, dict) and bool(self.login.request_example))
 
@@ -468,7 +507,8 @@ def build_model(spec: Spec) -> Model:
         if model.register is None and model.basic:
             # HTTP Basic sends an account's name and password: the open create that takes both
             model.register = next((e for e in eps if e.method == "POST" and "{" not in e.path
-                                   and e.auth_required is not True and basic_keys(e)), None)
+                                   and e.auth_required is not True
+                                   and basic_keys(e, spec.auth.name_key)), None)
     return model
 
 

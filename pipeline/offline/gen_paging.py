@@ -107,12 +107,11 @@ def pages_split_new_records(w: Writer, res: Resource) -> Case | None:
         auth = ", headers=auth_headers" if w.model.needs_auth(res.delete) else ""
         url = w.url(res.delete.path, {path_params(res.delete.path)[-1]: "record_id"})
         case.cleanup += ["for record_id in made:", f"    session.delete({url}{auth})"]
-    key = literal(res.created_id_key or res.id_field)
     case.add("for _ in range(size + 1):",
              *["    " + line for line in payload_lines("payload", w.payload_for(res) or {})],
              "    " + w.call(case, "created", create, {}, "json=payload"),
              "    " + status_assert("created", create),
-             f"    made.append(created.json()[{key}])",
+             f"    made.append({res.created_id('created')})",
              "seen = []")
     last = f"{first} + response.json()[{literal(pages)}]" if pages else f"{first} + {MAX_PAGES}"
     if pages:

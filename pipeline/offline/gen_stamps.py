@@ -36,7 +36,7 @@ def creation_stamp(w: Writer, res: Resource) -> Case | None:
     found = stamp_key(res)
     ep = res.create
     if found is None or ep is None or not res.creatable or not w.model.reachable(ep) \
-            or res.created_id_key:
+            or res.created_id_key or res.created_bare:
         return None
     key, milli = found
     unit = " * 1000" if milli else ""

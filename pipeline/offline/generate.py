@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from pipeline.offline import (
+    gen_account_record,
     gen_api,
     gen_basic,
     gen_batch,
@@ -119,6 +120,7 @@ def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
     if model.spec.auth is None:
         return
     yield from gen_basic.basic_cases(w)
+    yield from gen_account_record.account_record_cases(w)
     yield gen_flows.auth_flow(w)
     yield gen_flows.login_wrong_password(w)
     yield gen_flows.wrong_password_refused(w)

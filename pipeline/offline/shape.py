@@ -37,6 +37,7 @@ class Shape:
     update_shows: bool = True  # the update answer shows the record (or was not observed)
     update_keys: tuple[str, ...] = ()  # sent update fields its answer's record shows unchanged
     record_types: tuple[tuple[str, str], ...] = ()  # the stored record's keys and JSON types
+    create_bare: bool = False  # the create answers the new id alone (`35`, `"yay"`)
 
 
 def at(body: Any, path: Path) -> Any:
@@ -166,6 +167,7 @@ def shape_of(observed: list[Observation], collection: str, item: str | None,
     subset = {k: sent[k] for k in keys}
     update = next((o for o in mine if o.method in ("PUT", "PATCH") and o.path == item), None)
     return Shape(create_record=create_record, create_id=create_id,
+                 create_bare=bare_id(create.answer),
                  create_shows=record_path(create.answer, sent) is not None,
                  match_keys=keys,
                  answer_found=bool(keys) and record_holding(create.answer, subset, noun)
@@ -180,6 +182,17 @@ def shape_of(observed: list[Observation], collection: str, item: str | None,
                  update_shows=update is None or not isinstance(update.body, dict)
                  or not _scalars(update.body) or record_path(update.answer, update.body)
                  is not None)
+
+
+def bare_id(answer: Any) -> bool:
+    """Is the answer a bare id (a number or a short word), not a record or a message?"""
+    if isinstance(answer, bool) or not isinstance(answer, int | str):
+        return False
+    return isinstance(answer, int) or (re.fullmatch(r"[\w.-]{1,64}", answer) is not None
+                                       and not _STATUS_WORD.fullmatch(answer))
+
+
+_STATUS_WORD = re.compile(r"ok|success|created|updated|deleted|done|true|false|null|none", re.I)
 
 
 def _type_name(value: Any) -> str:

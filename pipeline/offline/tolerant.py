@@ -130,6 +130,14 @@ def token_in(answer):
     return token_in(inner[0]) if len(inner) == 1 else None
 
 
+def basic_auth(name, password):
+    """HTTP Basic headers for an account the test made (its identifier and password)."""
+    import base64
+
+    pair = f"{name}:{password}".encode()
+    return {"Authorization": "Basic " + base64.b64encode(pair).decode()}
+
+
 def link_of(record, noun):
     """The id of the `noun` a record belongs to: `<noun>Id`, `<noun>_id`, or `<noun>` (its
     id, or the object holding it)."""
@@ -184,4 +192,6 @@ def prelude_for(code: str) -> str:
         parts.append(inspect.getsource(link_of))
     if re.search(r"\buser_id_in\(", code):
         parts.append(inspect.getsource(user_id_in))
+    if re.search(r"\bbasic_auth\(", code):
+        parts.append(inspect.getsource(basic_auth))
     return "\n\n".join(parts)

@@ -32,22 +32,28 @@ class Curl:
     answer_status: int | None = None
     answer: str | None = None
     answer_headers: tuple[str, ...] = field(default=())  # header names, as written
+    multipart: bool = False  # `-F`: a multipart form (files), not a urlencoded body
 
     @property
-    def form(self) -> dict[str, str] | None:
+    def form(self) -> dict[str, Any] | None:
         """The body as form fields when it is sent form-encoded (`-d "a=1&b=2"` with a form
-        Content-Type, or plainly `key=value` pairs), else None."""
-        if self.data is None or self.data.lstrip().startswith(("{", "[")):
+        Content-Type, or plainly `key=value` pairs, as curl sends them), else None; a key
+        given more than once holds the list of its values."""
+        if self.data is None or self.multipart or self.data.lstrip().startswith(("{", "[")):
             return None
         typed = any(re.match(r"\s*content-type\s*:\s*application/x-www-form-urlencoded", h,
                              re.I) for h in self.headers)
         if not (typed or _FORM.match(self.data.strip())):
             return None
-        fields = dict(parse_qsl(self.data.strip(), keep_blank_values=True))
+        fields: dict[str, Any] = {}
+        for key, value in parse_qsl(self.data.strip(), keep_blank_values=True):
+            old = fields.get(key)  # a key sent again (`ids=3&ids=5`) sends each value
+            fields[key] = value if old is None else [*(old if isinstance(old, list) else [old]),
+                                                     value]
         return fields or None
 
 
-_FORM = re.compile(r"^[A-Za-z_][\w.-]*=[^&=\s]*(?:&[A-Za-z_][\w.-]*=[^&=\s]*)+$")
+_FORM = re.compile(r"^[A-Za-z_][\w.-]*=[^&=\s]*(?:&[A-Za-z_][\w.-]*=[^&=\s]*)*$")
 _JQ_READ = re.compile(r"\|\s*jq\s+(?:-\w+\s+)*['\"]?\.(\w+)")
 
 
@@ -75,6 +81,7 @@ def _commands(lines: list[str]) -> list[tuple[int, int, str]]:
     return out
 
 
+_SCALAR = re.compile(r'^\s*(?:-?\d+(?:\.\d+)?|"[^"\n]*")\s*$')
 _STATUS_LINE = re.compile(r"^\s*HTTP/\d(?:\.\d)?\s+(\d{3})\b")
 _PROMPT = re.compile(r"^\s*(?:\$|>|#|\(\w+\)\s*\$)\s")
 
@@ -89,6 +96,9 @@ def _transcript(lines: list[str]) -> tuple[int | None, str | None, tuple[str, ..
         return None, None, ()
     m = _STATUS_LINE.match(rest[0])
     if m is None:  # the answer printed under the command, without a status line
+        if _SCALAR.match(rest[0]) and (len(rest) == 1 or not rest[1].strip()
+                                       or _PROMPT.match(rest[1])):
+            return None, rest[0].strip(), ()  # a bare id or name (`35`, `"yay"`)
         if not rest[0].lstrip().startswith(("{", "[")):
             return None, None, ()
         body = []
@@ -156,6 +166,7 @@ def parse_curls(lines: list[str]) -> list[Curl]:
         headers: list[str] = []
         data: str | None = None
         user: str | None = None
+        multipart = False
         i = 1
         while i < len(toks):
             tok = toks[i]
@@ -171,6 +182,7 @@ def parse_curls(lines: list[str]) -> list[Curl]:
                 method = method or "HEAD"
             elif tok in _DATA_FLAGS:
                 data, i = nxt, i + 2
+                multipart = tok in ("-F", "--form")
                 continue
             elif tok in _VALUE_FLAGS:
                 if tok in ("-H", "--header"):
@@ -196,12 +208,15 @@ def parse_curls(lines: list[str]) -> list[Curl]:
         following = commands[n + 1][0] if n + 1 < len(commands) else len(lines)
         status, answer, names = _transcript(lines[end + 1:following])
         found.append(Curl(method, url, start, tuple(headers), data,
-                          tuple(_JQ_READ.findall(cmd)), user, status, answer, names))
+                          tuple(_JQ_READ.findall(cmd)), user, status, answer, names, multipart))
     return found
 
 
 def answer_json(text: str | None) -> Any:
-    """The JSON value a transcript's body starts with (prose may follow it), else None."""
+    """The JSON value a transcript's body starts with (prose may follow it), or the bare
+    number or string it is, else None."""
+    if text is not None and _SCALAR.match(text):
+        return json.loads(text)
     if text is None or not text.lstrip().startswith(("{", "[")):
         return None
     try:

@@ -166,7 +166,10 @@ def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | No
     header = "Authorization"
     scheme = ""
     m = _API_KEY_HEADER.search(everything)
-    if _BEARER.search(everything):
+    calls = [c for text in code for c in parse_curls(text.split("\n"))]
+    if _basic_calls(calls):
+        scheme = "basic"
+    elif _BEARER.search(everything):
         scheme = "bearer"
     elif _DIGEST.search(everything):
         scheme = "digest"
@@ -185,8 +188,7 @@ def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | No
         return None
     sentence = next((ln for ln in lines if _AUTH_WORDS.search(ln) and len(ln) > 20), "")
     tokens = set(_TOKEN_VALUE.findall(everything))
-    users = {c.user.split(":", 1)[0] for text in code for c in parse_curls(text.split("\n"))
-             if c.user}
+    users = {c.user.split(":", 1)[0] for c in calls if c.user}
     return AuthSpec(
         scheme=scheme or "token",
         header=header,
@@ -195,7 +197,29 @@ def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | No
         description=sentence[:300],
         token_as_user=scheme == "basic" and bool(tokens & users),
         account=default_account(blocks) if scheme in ("basic", "digest") else None,
+        name_key=_identifier_name(lines) if scheme == "basic" else None,
+        bearer_too=scheme == "basic" and _BEARER.search(everything) is not None,
     )
+
+
+# "basic HTTP authentication with the project ID and private code"
+_BASIC_WITH_ID = re.compile(r"\bbasic\b\W*(?:\s+\w+){0,4}\s+with\s+(?:the|its|your)\s+"
+                            r"(?:\w+\s+)?(?:ID|identifier)\b", re.I)
+
+
+def _identifier_name(lines: list[str]) -> str | None:
+    """`id` where the document says the Basic name is a record's identifier."""
+    text = " ".join(lines)
+    return "id" if _BASIC_WITH_ID.search(text) else None
+
+
+def _basic_calls(calls: list) -> bool:
+    """Most of the documented calls that carry credentials send them as `-u name:password`
+    (HTTP Basic), though a token may be mentioned too (one issued to Basic credentials)."""
+    basic = sum(1 for c in calls if c.user and ":" in c.user)
+    other = sum(1 for c in calls if not c.user and any(
+        re.match(r"\s*authorization\s*:", h, re.I) for h in c.headers))
+    return basic >= 2 and basic > 2 * other
 
 
 _NAME_CELL = re.compile(r"(?:\w+_)?(?:user(?:name)?|login)", re.I)

@@ -110,6 +110,7 @@ class _Scan:
     mentions: list[Mention] = field(default_factory=list)
     halves: list[_Half] = field(default_factory=list)
     curls: list[Mention] = field(default_factory=list)
+    users: set[str] = field(default_factory=set)  # `-u name:password` names of the calls
     pending: tuple[str, int, int] | None = None  # (kind, group, block) of a bare key
     label: str = ""  # the last prose line seen: "Output:" above a block marks program output
 
@@ -293,6 +294,7 @@ def _code(scan: _Scan, bi: int, block: Block, group: int) -> None:
     curls = parse_curls(raw)
     if curls:
         for c in curls:
+            scan.users |= {c.user.split(":", 1)[0]} if c.user else set()
             target = call_target(c.url)
             if target is not None:
                 scan.curls.append(Mention(c.method, target, code_line_number(block, c.line_index),
@@ -306,6 +308,7 @@ def _text(scan: _Scan, bi: int, block: Block, group: int) -> None:
     lines = plain_lines(block.text)
     scan.label = next((ln for ln in reversed(lines) if ln), "")
     for c in parse_curls(lines):
+        scan.users |= {c.user.split(":", 1)[0]} if c.user else set()
         target = call_target(c.url)
         if target is not None:
             scan.curls.append(Mention(c.method, target, block.line + c.line_index, 0, bi, "curl"))
@@ -379,7 +382,7 @@ def find_mentions(blocks: list[Block]) -> list[Mention]:
         else:
             _text(scan, bi, block, group)
     mentions = scan.mentions + _pairs(scan)
-    calls = _word_ids(scan.curls)
+    calls = _word_ids(scan.curls, scan.users)
     if not mentions or _walkthrough(mentions, calls):
         mentions = mentions + calls
     kept = _drop_instances(sorted(mentions, key=lambda m: (m.line, m.col)))
@@ -416,22 +419,25 @@ def _one_name_per_param(mentions: list[Mention]) -> list[Mention]:
 _ITEM_VERBS = {"GET", "PUT", "PATCH", "DELETE"}
 
 
-def _word_ids(calls: list[Mention]) -> list[Mention]:
+def _word_ids(calls: list[Mention], users: set[str] = frozenset()) -> list[Mention]:  # type: ignore[assignment]
     """Example calls naming records by a word (`/api/projects/demo`, `/api/projects/yay`):
     a segment after a collection that takes two or more words across the examples, one of
-    them read, changed or deleted there, stands for an id (written `1`, as a number would
-    be, so the calls map to templates as numeric instances do)."""
+    them read, changed or deleted there, or that is the name the calls sign in with
+    (`-u chess:secret` on `/api/clubs/chess`), stands for an id (written `1`, as a number
+    would be, so the calls map to templates as numeric instances do)."""
     seen: dict[tuple[str, ...], set[str]] = {}
     item: set[tuple[str, ...]] = set()
     for m in calls:
         segs = tuple(m.target.path.strip("/").split("/"))
         for i in range(1, len(segs)):
-            if segs[i - 1].endswith("s") and re.fullmatch(r"[a-z][\w-]*", segs[i], re.I):
+            if segs[i - 1].endswith("s") and segs[i - 1] not in users \
+                    and re.fullmatch(r"[a-z][\w-]*", segs[i], re.I):
                 seen.setdefault(segs[:i], set()).add(segs[i])
                 if i == len(segs) - 1 and m.method in _ITEM_VERBS:
                     item.add(segs[:i + 1])
     words = {(prefix, w) for prefix, values in seen.items() if len(values) >= 2
              and any((*prefix, v) in item for v in values) for w in values}
+    words |= {(prefix, w) for prefix, values in seen.items() for w in values if w in users}
     out = []
     for m in calls:
         segs = m.target.path.strip("/").split("/")

@@ -37,13 +37,14 @@ from pipeline.offline.gen_model import (
 from pipeline.offline.own_ids import fitting_id, own_id_key, path_pattern
 from pipeline.offline.payloads import payload_of
 from pipeline.offline.seeded import listed_answer, seeded_payload
-from pipeline.offline.shape import find_id, id_names
+from pipeline.offline.shape import bare_id, find_id, id_names
 from pipeline.offline.tolerant import token_in
 from pipeline.records import Endpoint, Observation, Spec
 from pipeline.tasks import RawTask
 
 _PARAM = re.compile(r"\{([^{}]+)\}")
 _TIMEOUT_S = 5.0
+_PASSWORD_KEY = re.compile(r"""['"]\w*pass\w*['"]\s*:""", re.I)
 _ENDS_SESSION = re.compile(r"log-?out|sign-?out", re.I)
 
 
@@ -51,9 +52,11 @@ def _open(spec: Spec, ep: Endpoint, signed_in: bool = False) -> bool:
     return spec.auth is None or ep.auth_required is False or signed_in
 
 
-def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
+def _sign_in(session: requests.Session, base_url: str, spec: Spec,
+             out: list[Observation]) -> bool:
     """Register the document's example account and log in with it; on success the session
-    carries the token as the document says to send it. Register and login are not observed."""
+    carries the token as the document says to send it. Register and login are not observed,
+    except an account that is a record (HTTP Basic with its identifier as the name)."""
     model = build_model(spec)
     login, reg, auth = model.login, model.register, spec.auth
     if model.account is not None and auth is not None:  # the document's one account
@@ -61,7 +64,7 @@ def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
         session.auth = kind(*model.account)
         return True
     if model.basic:
-        return _basic_sign_in(session, base_url, reg)
+        return _basic_sign_in(session, base_url, reg, model.basic_name, out)
     field = token_field(model)
     if login is None or reg is None or auth is None or not isinstance(
             login.request_example, dict) or not isinstance(reg.request_example, dict):
@@ -88,18 +91,24 @@ def _sign_in(session: requests.Session, base_url: str, spec: Spec) -> bool:
     return True
 
 
-def _basic_sign_in(session: requests.Session, base_url: str, reg: Endpoint | None) -> bool:
-    """HTTP Basic: register the example account; the session sends its name and password."""
-    keys = basic_keys(reg) if reg is not None else None
+def _basic_sign_in(session: requests.Session, base_url: str, reg: Endpoint | None,
+                   name_key: str | None, out: list[Observation]) -> bool:
+    """HTTP Basic: register the example account; the session sends its name and password.
+    Where the name is the record's identifier (`name_key`), the registration is observed:
+    it is that record's create, and its answer may give the identifier as stored."""
+    keys = basic_keys(reg, name_key) if reg is not None else None
     if reg is None or keys is None or not isinstance(reg.request_example, dict):
         return False
     account = reg.request_example
     try:
-        session.request(reg.method, base_url.rstrip("/") + reg.path, json=account,
-                        timeout=_TIMEOUT_S)
+        made = _send(session, base_url, reg, reg.path, account)
     except requests.RequestException:
         return False
-    session.auth = (str(account[keys[0]]), str(account[keys[1]]))
+    name = account[keys[0]]
+    if name_key and made.status < 300:
+        out.append(made)
+        name = made.answer if bare_id(made.answer) else name
+    session.auth = (str(name), str(account[keys[1]]))
     return True
 
 
@@ -126,7 +135,7 @@ def observe_examples(base_url: str, spec: Spec) -> list[Observation]:
     with requests.Session() as session:
         if spec.accept:
             session.headers["Accept"] = spec.accept
-        signed_in = spec.auth is not None and _sign_in(session, base_url, spec)
+        signed_in = spec.auth is not None and _sign_in(session, base_url, spec, out)
         _observe(session, base_url, spec, signed_in, out)
     return out
 
@@ -134,6 +143,7 @@ def observe_examples(base_url: str, spec: Spec) -> list[Observation]:
 def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bool,
              out: list[Observation]) -> None:
     model_paths = _account_paths(spec)
+    account = out[0] if out else None  # an account that is a record (`_basic_sign_in`)
     eps = [e for e in spec.endpoints if _open(spec, e, signed_in)
            and (e.method, e.path) not in model_paths]
     bodies = {e.key: payload_of(e) for e in eps if e.method in ("POST", "PUT", "PATCH")}
@@ -168,35 +178,52 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
             creates.append(ep)
             send(ep, ep.path, body)
             send(listing, listing.path)
-    for create in creates:
+    for create in [*creates, *([account] if account is not None else [])]:
         collection = create.path.rstrip("/")
         item = item_path(create.path, {e.path for e in eps})
         items = [e for e in eps if e.path == item and len(_PARAM.findall(e.path)) == 1]
-        if not items:
+        if item is None or not items:
             continue
         param = _PARAM.findall(items[0].path)[0]
-        answers = [o.answer for o in out if o.path in (create.path, collection)
-                   or o.path == collection + "/"]
-        own = own_id_key({}, bodies[create.key])
-        found = find_id(answers, bodies[create.key],
-                        [*id_names(param, _noun(collection)), *([own] if own else [])])
-        if found is None:
-            continue
-        for ep in items:
-            path = _PARAM.sub(str(found), ep.path)
-            if ep.method == "GET":
-                send(ep, path)
-            elif ep.method in ("PUT", "PATCH") and bodies.get(ep.key):
-                send(ep, path, bodies[ep.key])
-        # records filed under this one (`/notes/{id}/tags`): made and listed the same way
-        under = item.rstrip("/") + "/"
-        nested = [e for e in eps if e.path.startswith(under) and len(_PARAM.findall(e.path)) == 1
-                  and e.method in ("POST", "GET") and (e.method == "GET" or bodies.get(e.key))]
-        for ep in sorted(nested, key=lambda e: e.method != "POST"):
-            send(ep, _PARAM.sub(str(found), ep.path), bodies.get(ep.key))
-        for ep in nested:  # and one of them read back on its own path
-            if ep.method == "POST":
-                _read_nested(ep, eps, bodies, out, str(found), send)
+        if isinstance(create, Observation):  # the account: its identifier as stored
+            found = create.answer if bare_id(create.answer) else \
+                session.auth[0] if isinstance(session.auth, tuple) else None
+        else:
+            answers = [o.answer for o in out if o.path in (create.path, collection)
+                       or o.path == collection + "/"]
+            own = own_id_key({}, bodies[create.key])
+            found = find_id(answers, bodies[create.key],
+                            [*id_names(param, _noun(collection)), *([own] if own else [])])
+        if found is not None:
+            _under(items, item, str(found), eps, bodies, out, send)
+
+
+def _under(items: list[Endpoint], item: str, found: str, eps: list[Endpoint], bodies: dict,
+           out: list[Observation], send: Callable[..., None]) -> None:
+    """Read and update the record `found` names; make and list the records filed under it."""
+    # an update that changes a password goes last: the session signs in with the old one
+    last = [e for e in items if _PASSWORD_KEY.search(str(bodies.get(e.key)))]
+    for ep in [e for e in items if e not in last]:
+        _read_or_update(ep, found, bodies, send)
+    # records filed under this one (`/notes/{id}/tags`): made and listed the same way
+    under = item.rstrip("/") + "/"
+    nested = [e for e in eps if e.path.startswith(under) and len(_PARAM.findall(e.path)) == 1
+              and e.method in ("POST", "GET") and (e.method == "GET" or bodies.get(e.key))]
+    for ep in sorted(nested, key=lambda e: e.method != "POST"):
+        send(ep, _PARAM.sub(found, ep.path), bodies.get(ep.key))
+    for ep in nested:  # and one of them read back on its own path
+        if ep.method == "POST":
+            _read_nested(ep, eps, bodies, out, found, send)
+    for ep in last:
+        _read_or_update(ep, found, bodies, send)
+
+
+def _read_or_update(ep: Endpoint, found: str, bodies: dict, send: Callable[..., None]) -> None:
+    path = _PARAM.sub(found, ep.path)
+    if ep.method == "GET":
+        send(ep, path)
+    elif ep.method in ("PUT", "PATCH") and bodies.get(ep.key):
+        send(ep, path, bodies[ep.key])
 
 
 def _read_nested(create: Endpoint, eps: list[Endpoint], bodies: dict, out: list[Observation],

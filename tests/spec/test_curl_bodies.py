@@ -62,5 +62,5 @@ def test_a_form_body_is_read_as_fields_and_a_jq_read_as_the_answers_field() -> N
     assert typed.form == {"username": "a@b.c", "password": "x"}
     assert typed.reads == ("access_token",)
     assert plain.form == {"user": "a", "pass": "b"}  # key=value pairs need no header
-    assert single.form is None  # one pair and no form header: not surely a form
+    assert single.form == {"user": "a"}  # curl sends `-d` form-encoded: one pair is a form
     assert json_body.form is None and json_body.reads == ("id",)
