@@ -103,11 +103,14 @@ class Endpoint(BaseModel):
     # the document keeps this call to the record's author ("only the author can ...");
     # dumped only when set
     owner_only: bool = False
+    # the auth library whose documentation the document links for this endpoint (see
+    # spec/linked_auth.py); dumped only when set
+    linked: str = ""
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         out = handler(self)
-        for flag in ("request_form", "location_header", "owner_only"):
+        for flag in ("request_form", "location_header", "owner_only", "linked"):
             if not getattr(self, flag):
                 out.pop(flag, None)
         return out

@@ -18,7 +18,9 @@ from pipeline.offline.gen_common import (
     action_name,
     bind,
     body_checks,
+    holds_items,
     listed_records,
+    nested_items,
     path_params,
     query_param,
     record_checks,
@@ -204,7 +206,11 @@ def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) 
     case.add(*payload_lines("changes", changes))
     case.add(w.call(case, "updated", ep, bindings, "json=changes"), status_assert("updated", ep))
     echo = w.echo_fields(res, changes)
-    if success_status(ep) != 204 and res.observed(ep) is None:  # a shown answer only
+    doc = response_doc(ep)
+    if doc is not None and not isinstance(doc, dict | list):  # `80`: no record comes back
+        if res.create is not None and response_doc(res.create) == doc:  # the id, as made
+            case.add(f"assert str(updated.json()) == str({res.id_var}), updated.text")
+    elif success_status(ep) != 204 and res.observed(ep) is None:  # a shown answer only
         shown = {k: reported_key(ep, k) for k in echo}
         case.add("after = updated.json()")
         case.add(*[f"assert after[{literal(r)}] == changes[{literal(k)}]"
@@ -215,6 +221,9 @@ def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) 
         case.add(w.call(case, "reread", res.get, bindings), status_assert("reread", res.get),
                  f"stored = {res.record_of('reread', res.get)}",
                  *[f"assert stored[{literal(k)}] == changes[{literal(k)}]" for k in echo])
+        case.add(*[holds_items(f"stored[{literal(k)}]",
+                               f"payload[{literal(k)}] + changes[{literal(k)}]")
+                   for k in _appended(res, ep, changes)])
         if ep.method == "PATCH":  # a partial update leaves the fields it did not name alone
             kept = [k for k in w.echo_fields(res, res.payload or {}) if k not in changes]
             case.add(*[f"assert stored[{literal(k)}] == payload[{literal(k)}]" for k in kept[:2]])
@@ -222,6 +231,15 @@ def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) 
         case.add(f"stored = {found}",
                  *[f"assert stored[{literal(k)}] == changes[{literal(k)}]" for k in echo])
     return True
+
+
+def _appended(res: Resource, ep: Endpoint, changes: dict) -> list[str]:
+    """Keys of records an update adds to those the record holds: the documented answer lists
+    more of them than the update sent ("Only can add new choices": the old ones stay)."""
+    doc = response_doc(ep)
+    sent = nested_items(changes, doc if isinstance(doc, dict) else {})
+    return [k for k in sent if k in nested_items(res.payload or {}, res.fields)
+            and isinstance(doc, dict) and len(doc[k]) > len(changes[k])]
 
 
 def _id_key(res: Resource, ep: Endpoint) -> str:

@@ -20,6 +20,7 @@ from pipeline.offline.gen_model import (
     success_status,
 )
 from pipeline.offline.own_ids import OWN_ID, Bound
+from pipeline.offline.references import referenced_counts
 from pipeline.offline.shape import Shape
 from pipeline.records import Endpoint
 
@@ -45,13 +46,18 @@ def literal(value: Any) -> str:
     return repr(value)
 
 
+class Fresh(str):
+    """A payload text the test makes unique per run, whatever its key (see `match_keys`)."""
+
+
 def payload_lines(var: str, payload: dict, unique_keys: bool = True) -> list[str]:
-    """`var = {...}` with identity-like string fields made unique per run."""
+    """`var = {...}` with identity-like string fields (and `Fresh` ones) made unique per
+    run."""
     parts = []
     for key, value in payload.items():
         src = literal(value)
         if unique_keys and isinstance(value, str) and value and not isinstance(value, Bound) \
-                and (UNIQUE_KEY.search(key) or OWN_ID.fullmatch(key)):
+                and (UNIQUE_KEY.search(key) or OWN_ID.fullmatch(key) or isinstance(value, Fresh)):
             src = f"unique({src})"
         parts.append(f"{literal(key)}: {src}")
     one = f"{var} = {{" + ", ".join(parts) + "}"
@@ -246,6 +252,9 @@ class Writer:
             for key, value in payload.items():
                 if isinstance(value, int | float) and _ZERO_ON_DELETE_CONFLICT.match(key):
                     payload[key] = 0
+        for key in self.match_keys(res):
+            if isinstance(payload.get(key), str):
+                payload[key] = Fresh(payload[key])
         return payload if res.payload is not None else None
 
     def create_chain(self, case: Case, res: Resource, bindings: dict[str, str],
@@ -266,6 +275,8 @@ class Writer:
                 return False
             if node.parent is not None and node.parent_param:
                 bindings[node.parent_param] = node.parent.id_var
+            if not self.make_referenced(case, node, bindings):
+                return False
             last = node is res
             pvar = target_payload if last else f"{node.noun}_payload"
             rvar = target_var if last else f"{node.noun}_response"
@@ -286,6 +297,25 @@ class Writer:
             if node is res.chain()[0] and node.delete is not None:
                 line = self.call(case, "_", node.delete, bindings, target=False)  # cleanup
                 case.cleanup.append(line.split(" = ", 1)[1])
+        return True
+
+    def make_referenced(self, case: Case, node: Resource, bindings: dict[str, str]) -> bool:
+        """Make the sibling records `node`'s body names (`member_ids`), under its parent."""
+        for noun, (target, count) in referenced_counts(node).items():
+            assert target.create is not None
+            ids = []
+            for i in range(1, count + 1):
+                pvar, rvar = f"{noun}_payload_{i}", f"{noun}_response_{i}"
+                case.add(*payload_lines(pvar, self.payload_for(target) or {}))
+                if target.parent_key and target.parent is not None:
+                    case.add(f"{pvar}[{literal(target.parent_key)}] = {target.parent.id_var}")
+                case.add(self.call(case, rvar, target.create, bindings, f"json={pvar}",
+                                   target=False), status_assert(rvar, target.create))
+                if not self.take_created(case, target, rvar, pvar, bindings,
+                                         f"{noun}_record_{i}", f"{noun}_id_{i}"):
+                    return False
+                ids.append(f"{noun}_id_{i}")
+            case.add(f"{noun}_ids = [{', '.join(ids)}]")
         return True
 
     def take_created(self, case: Case, node: Resource, rvar: str, pvar: str,
@@ -320,9 +350,34 @@ class Writer:
         sent = pvar if set(shape.match_keys) >= {k for k, v in payload.items()
                                                 if isinstance(v, str | int | float | bool)} \
             else f"{{k: {pvar}[k] for k in ({keys.rstrip()})}}"
+        if self.signed_list(node):
+            assert listing is not None
+            sent = f"{{k: {pvar}[k] for k in ({keys.rstrip()})}}"
+            case.add(self.call(case, f"{var}_list", listing, bindings, target=False),
+                     f"assert 200 <= {var}_list.status_code < 300, {var}_list.text",
+                     f"{var} = next((r for r in records_in({var}_list.json()) if isinstance("
+                     f"r, dict) and all(r.get(k) == v for k, v in {sent}.items())), None)",
+                     f'assert {var} is not None, "the created {node.noun} is not listed"',
+                     f"{id_var} = {node.id_of(var, node.create)}")
+            return True
         case.add(f"{var} = created_record(session, {rvar}, {url}, {sent}, "
                  f"{literal(node.noun)})", f"{id_var} = {node.id_of(var, node.create)}")
         return True
+
+    def signed_list(self, res: Resource) -> bool:
+        """Only the list shows the created record, and the document does not say the list is
+        open: the test reads it signed in, finding the record by its text fields, which it
+        makes unique (`payload_lines`)."""
+        shape, listing = res.observed(res.create), res.listing
+        return shape is not None and not _at_top(shape, res) and not res.links_itself \
+            and not shape.answer_found and shape.listed_found and listing is not None \
+            and self.model.needs_auth(listing) and self.model.reachable(listing) \
+            and bool(shape.match_keys)
+
+    def match_keys(self, res: Resource) -> tuple[str, ...]:
+        """Text fields a test makes unique so that it finds its record in a list."""
+        shape = res.observed(res.create)
+        return shape.match_keys if shape is not None and self.signed_list(res) else ()
 
     def plain_create(self, res: Resource) -> bool:
         """Is the created record's id where the generator looks by default (`x.json()["id"]`):
@@ -336,8 +391,7 @@ class Writer:
         if shape is None or _at_top(shape, res):
             return True
         listing = res.listing
-        by_list = shape.listed_found and listing is not None and \
-            self.model.reachable(listing) and not self.model.needs_auth(listing)
+        by_list = shape.listed_found and listing is not None and self.model.reachable(listing)
         return shape.answer_found or by_list
 
     def unknown_id(self, res: Resource | None) -> str:

@@ -9,6 +9,7 @@ from pipeline.offline.gen_code import Case, Writer, field_asserts, literal, stat
 from pipeline.offline.gen_model import (
     Model,
     Resource,
+    has_reference,
     is_param,
     list_key,
     response_doc,
@@ -122,7 +123,26 @@ def record_checks(res: Resource, body_var: str, payload_var: str | None,
     lines = field_asserts(body_var, fields) if fields else []
     for key in w.echo_fields(res, payload or {}) if payload_var else []:
         lines.append(f"assert {body_var}[{literal(key)}] == {payload_var}[{literal(key)}]")
+    for key in nested_items(payload or {}, fields or {}) if payload_var else []:
+        lines.append(holds_items(f"{body_var}[{literal(key)}]", f"{payload_var}[{literal(key)}]"))
     return lines
+
+
+def nested_items(payload: dict, fields: dict) -> list[str]:
+    """Keys of records sent inside the body (`"choices": [{"choice_text": "Jazz"}, ...]`)
+    that the representation shows as a list of records: each sent one must come back there
+    (in any order, with fields of its own added)."""
+    return [k for k, v in payload.items() if isinstance(v, list) and v
+            and all(isinstance(i, dict) and i and not has_reference(i) and all(
+                isinstance(x, str | int | float | bool) for x in i.values()) for i in v)
+            and isinstance(fields.get(k), list)
+            and any(isinstance(r, dict) for r in fields[k])]
+
+
+def holds_items(stored: str, sent: str) -> str:
+    """Source: every record in `sent` is among `stored`, its fields as sent."""
+    return (f"assert all(any(item.items() <= row.items() for row in {stored}) "
+            f"for item in {sent}), {stored}")
 
 
 def records_expr(doc: object, body_var: str) -> str | None:

@@ -19,7 +19,8 @@ from pipeline.offline.names import is_param, segments, singular, snake
 from pipeline.offline.own_ids import OWN_ID, fitting_id, own_id_key, path_pattern
 from pipeline.offline.parents import account_collections, adopt
 from pipeline.offline.payloads import payload_of
-from pipeline.offline.references import free_references, shown_references
+from pipeline.offline.references import REFERENCE_KEY as REFERENCE_KEY  # one home
+from pipeline.offline.references import free_references, link_siblings, shown_references
 from pipeline.offline.schema_values import schema_constants as schema_constants
 from pipeline.offline.schema_values import schema_record
 from pipeline.offline.seeded import listed_answer, seeded_payload
@@ -37,11 +38,10 @@ from pipeline.records import Endpoint, Spec
 UNIQUE_KEY = re.compile(r"(?:^|_)(?:name|title|username|login|email|sku|code|isbn|slug|key|"
                         r"handle|filename|url|uri|link)$", re.I)
 ECHO_TEXT_KEY = re.compile(r"(?:^|_)(?:name|title|username|description|content|note)$", re.I)
-REFERENCE_KEY = re.compile(r"(?:_id|Id|_ids|Ids)$|^(?:sku|isbn)$")
 SEARCH_PARAMS = ("q", "search", "query", "keyword", "term")
 PAGE_PARAMS = ("page",)
 SIZE_PARAMS = ("per_page", "page_size", "pageSize", "size", "limit")
-REGISTER_PATH = re.compile(r"register|sign-?up", re.I)
+REGISTER_PATH = re.compile(r"regist(?:er|ration)|sign-?up", re.I)
 # a POST on a record's path that says it updates it ("This will update a category by its id")
 _UPDATING = re.compile(r"^(?:\W*(?:this|it)\s+(?:will\s+)?)?(?:update|edit|modif(?:y|ies))", re.I)
 UNSAFE_PATH = re.compile(r"reset|clear|purge|shutdown|wipe|seed", re.I)
@@ -198,6 +198,8 @@ class Resource:
     account_param: str | None = None  # `{id}` of `/users/{id}/...`: the signed-in user
     parent_param: str | None = None  # `{id}` of `/categories/{id}/...`: the parent's id
     parent_key: str | None = None  # the body's field naming the parent (`category_id`)
+    ref_keys: tuple[str, ...] = ()  # body keys the document says are ids of other records
+    refs: dict[str, Resource] = field(default_factory=dict)  # those the test can make first
 
     def observed(self, ep: Endpoint | None) -> Shape | None:
         """The observed layout where the document shows no answer for `ep` (the document's
@@ -287,8 +289,11 @@ class Resource:
     def creatable(self) -> bool:
         if self.create is None or self.payload is None:
             return False
-        if has_reference({k: v for k, v in self.payload.items()
-                          if k not in (*self.free_refs, *self.shown_refs, self.parent_key)}):
+        if has_reference({k: v for k, v in self.payload.items() if k not in (
+                *self.free_refs, *self.shown_refs, self.parent_key, *self.refs)}):
+            return False
+        if any(k not in self.refs or not r.creatable for k, r in
+               {k: self.refs.get(k, self) for k in self.ref_keys}.items()):
             return False
         return self.parent is None or self.parent.creatable
 
@@ -327,6 +332,10 @@ def _id_field(res: Resource) -> str | None:
             continue  # `question` of `{question_id}` holding the question's text: no id
         if name and name in res.fields:
             return name
+    listed = first_record(response_doc(res.listing)) if res.listing is not None else None
+    if listed and not any(n in res.fields for n in names if n) and "id" in listed \
+            and res.fields:  # `/polls/<pk>/` shows no id; its list's records show it
+        return "id"
     if param and param in (res.payload or {}):
         return param
     if param == "id" or param.endswith(("_id", "Id")) or not param:
@@ -489,6 +498,8 @@ def build_model(spec: Spec) -> Model:
                                               res.shape is not None)
             if res.seeded:  # the listed record's references name records the service holds
                 res.shown_refs += tuple(k for k in res.payload or {} if REFERENCE_KEY.search(k))
+    for res in resources:
+        link_siblings(res, resources)
     model = Model(spec=spec, resources=resources, by_item=by_item)
     if spec.auth is not None:
         login_path = spec.auth.login_path

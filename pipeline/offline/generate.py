@@ -25,9 +25,11 @@ from pipeline.offline import (
     gen_flows,
     gen_linked,
     gen_lists,
+    gen_own_lists,
     gen_pages,
     gen_paging,
     gen_query,
+    gen_references,
     gen_refusals,
     gen_reports,
     gen_rules,
@@ -74,6 +76,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_flows.listed_after_create(w, res)
         yield gen_paging.pages_split_new_records(w, res)
         yield gen_linked.created_under_parent(w, res)
+        yield gen_references.names_what_it_was_sent(w, res)
         yield gen_flows.isolation(w, res)
 
 
@@ -93,6 +96,7 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         if static and ep.method == "GET":
             yield gen_api.static_get(w, ep)
             yield gen_linked.filter_by_listed_value(w, ep)
+            yield gen_own_lists.own_list(w, ep)
             yield gen_api.search_no_match(w, ep)
             yield gen_api.page_past_end(w, ep)
             yield gen_paging.pages_hold_every_record(w, ep)

@@ -69,16 +69,22 @@ def _value_for(name: str, type_: str | None, known: dict[str, Any],
 _NUMERAL = re.compile(r"^-?\d+(?:\.\d+)?$")
 
 
-def _typed(ep: Endpoint, example: dict[str, Any]) -> dict[str, Any]:
+def _typed(ep: Endpoint, example: dict[str, Any],
+           known: dict[str, Any] | None = None) -> dict[str, Any]:
     """The example with a number written as a string (`"rating": "3"`, as curl examples often
     send) given as the number its documented type says: a service reading `rating (int)`
-    answers and stores 3, which the test then compares with what it sent."""
+    answers and stores 3, which the test then compares with what it sent. A form carries
+    only text: there the record's example (`known`) says which fields are numbers."""
     props = (ep.request_schema or {}).get("properties") or {}
     for key, value in example.items():
         if not isinstance(value, str) or not _NUMERAL.match(value):
             continue
         param = next((p for p in ep.params if p.name == key and p.location == "body"), None)
         kind = json_type(param.type if param else None) or (props.get(key) or {}).get("type")
+        shown = (known or {}).get(key) if ep.request_form else None
+        if kind in (None, "string") and isinstance(shown, int | float) \
+                and not isinstance(shown, bool):  # "string": the form's text, not a rule
+            kind = "number"
         if kind == "integer" and "." not in value:
             example[key] = int(value)
         elif kind == "number":
@@ -92,7 +98,7 @@ def payload_of(ep: Endpoint, known: dict[str, Any] | None = None) -> dict | None
     none required or optional, every field it lists (sending all is what it describes); an
     update's text differs from a create's, so a lost update shows."""
     if isinstance(ep.request_example, dict) and ep.request_example:
-        return _typed(ep, dict(ep.request_example))
+        return _typed(ep, dict(ep.request_example), known)
     body = [p for p in ep.params if p.location == "body"]
     schema = ep.request_schema or {}
     required = set(schema.get("required") or []) | {p.name for p in body if p.required}

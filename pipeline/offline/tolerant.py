@@ -152,6 +152,18 @@ def link_of(record, noun):
     return None
 
 
+def ids_listed(record):
+    """The ids a record's lists name (str): of the records they hold (`"owers": [{"id": 22,
+    ...}]`) or as plain ids (`[22, 23]`)."""
+    out = set()
+    for value in record.values() if isinstance(record, dict) else ():
+        for item in value if isinstance(value, list) else ():
+            found = id_of_record(item) if isinstance(item, dict) else item
+            if isinstance(found, int | str) and not isinstance(found, bool):
+                out.add(str(found))
+    return out
+
+
 def user_id_in(headers):
     """The signed-in user's id: the one sign-up or sign-in answered (the conftest keeps it on
     the headers), else the one a JSON Web Token in `headers` carries (`sub`, `user_id`,
@@ -185,13 +197,15 @@ CALLS = re.compile(r"\b(?:" + "|".join(f.__name__ for f in HELPERS) + r")\(")
 def prelude_for(code: str) -> str:
     """The helpers a generated test calls, as source: the record helpers together, the token
     finder after them (a module keeps the longest prelude that holds the others)."""
-    parts = [PRELUDE] if CALLS.search(code) else []
+    parts = [PRELUDE] if CALLS.search(code) or re.search(r"\bids_listed\(", code) else []
     if re.search(r"\btoken_in\(", code):
         parts.append(inspect.getsource(token_in))
     if re.search(r"\blink_of\(", code):
         parts.append(inspect.getsource(link_of))
     if re.search(r"\buser_id_in\(", code):
         parts.append(inspect.getsource(user_id_in))
+    if re.search(r"\bids_listed\(", code):
+        parts.append(inspect.getsource(ids_listed))
     if re.search(r"\bbasic_auth\(", code):
         parts.append(inspect.getsource(basic_auth))
     return "\n\n".join(parts)

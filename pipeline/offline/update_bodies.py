@@ -55,9 +55,12 @@ def update_payload(res: Resource, own: str | None = None) -> dict | None:
         return None
     named = _named_records(res, payload, own or res.id_var)
     if has_reference({k: v for k, v in payload.items()
-                      if k not in (*res.free_refs, *res.shown_refs, *named)}):
+                      if k not in (*res.free_refs, *res.shown_refs, *named, *res.refs)}):
         return None
     payload = {**payload, **named}
+    for key in res.refs:  # the sibling records the test made, as the create sends them
+        if key in payload and res.payload and key in res.payload:
+            payload[key] = res.payload[key]
     for key in payload:  # a changed password would lock the test out of what it reads next
         if "pass" in key.lower() and isinstance((res.payload or {}).get(key), str):
             payload[key] = res.payload[key]  # type: ignore[index]

@@ -60,6 +60,9 @@ _BULLET_PARAM = re.compile(
 _BULLET_DASH = re.compile(  # "- `category` — only items of this category"
     r"^\s*(?:[-*+]\s+)?`(?P<name>[A-Za-z_][\w.\[\]-]*)`(?P<meta>)\s*(?:[—–:：]|\s-)\s*(?P<desc>.*)$")
 _BODY_METHODS = ("POST", "PUT", "PATCH")
+_SENTENCE_END = re.compile(r"[.!?:;。)]\s*$|^$")
+_TYPE_AFTER = re.compile(r"\((\w+)\)\s*\.?\s*$")
+_OPTIONAL_OR_REQUIRED = re.compile(r"optional|required|可选|选填|必填", re.I)
 _RESPONSE_LINE = re.compile(r"^\W*(?:output|response|returns?|输出|响应|返回)\b[^:：]{0,30}[:：]",
                             re.I)
 
@@ -316,9 +319,14 @@ class _Reader:
         if not labelled and self.method in _BODY_METHODS:
             return False
         role = _role(self.label)
-        params = []
+        params: list[Param] = []
         for raw in block.text.split("\n"):
             m = _BULLET_PARAM.match(plain(raw)) or _BULLET_DASH.match(raw)
+            if params and (not m or f"`{m.group('name')}`" not in raw) \
+                    and not _SENTENCE_END.search(params[-1].description):
+                # the item's text goes on: "pass a list of\nid (JSON)." is no parameter
+                params[-1].description = f"{params[-1].description} {plain(raw).strip()}"
+                continue
             if not m:
                 continue
             meta = m.group("meta") or ""
@@ -342,9 +350,12 @@ class _Reader:
                 typ = json_type(typ)  # "整数" → "integer"
             if meta and typ is None:  # "(≥ 0, default 0)": rules, not a type
                 desc = f"{meta}{'; ' + desc.lstrip('. ') if desc.strip('. ') else ''}"
+            if typ is None and (end := _TYPE_AFTER.search(desc)) and json_type(end.group(1)):
+                typ = json_type(end.group(1))  # "what has been paid (string)"
             flag = required_flag(meta) if meta else None
             if flag is None:
-                flag = False if re.search(r"optional|可选|选填", self.label, re.I) else None
+                flag = required_flag(self.label) if _OPTIONAL_OR_REQUIRED.search(
+                    self.label) else None
             params.append(Param(name=m.group("name"), location=loc,  # type: ignore[arg-type]
                                 type=typ, required=flag, description=desc))
         if role != "response":
@@ -401,11 +412,16 @@ class _Reader:
         if re.search(r"^\s*(?:Authorization|X-[\w-]*(?:Key|Token)):\s*\S", text, re.M | re.I):
             self._auth("auth: required")
         first = text.split("\n", 1)[0]
-        if re.match(r"HTTP/\d(?:\.\d)?\s+\d{3}", first):
+        if re.match(r"HTTP(?:/\d(?:\.\d)?)?\s+\d{3}\b", first):  # "HTTP 200 OK" too
             code = int(first.split()[1])
             self.d.status_codes.setdefault(code, " ".join(first.split()[2:]) or "")
             body = text.split("\n\n", 1)[1] if "\n\n" in text else ""
-            self._store("response", parse_json(body), code)
+            if not body.strip() and not first.startswith("HTTP/"):
+                body = text.split("\n", 1)[1] if "\n" in text else ""  # no blank line
+            value = parse_json(body)
+            if isinstance(value, str) and not first.startswith("HTTP/"):
+                value = None  # `{ "New Question created" }`: no JSON, no example
+            self._store("response", value, code)
             return
         if re.match(r"[A-Z]+\s+/\S*\s+HTTP/", first):
             head, _, body = text.partition("\n\n")

@@ -16,6 +16,7 @@ from pipeline.spec.details import Details, read_details
 from pipeline.spec.doc_formats import apply_time_format
 from pipeline.spec.endpoints import Mention, find_mentions
 from pipeline.spec.inline import joined
+from pipeline.spec.linked_auth import linked_auth
 from pipeline.spec.markdown import Block, parse_blocks, plain, plain_lines
 from pipeline.spec.named_sections import (
     apply_named_sections,
@@ -341,6 +342,9 @@ def extract_spec(markdown_text: str) -> Spec:
     enrich.same_as(endpoints, refs)
     merge_documents(endpoints, blocks)
     auth = docinfo.auth(blocks, list(by_key))
+    if (linked := linked_auth(markdown_text, auth, {e.path for e in endpoints})) is not None:
+        auth, accounts = linked
+        endpoints += accounts
     _enrich(endpoints, blocks, by_key, heading_of, has_auth=auth is not None, base=base)
     apply_common_errors(endpoints, markdown_text)
     apply_owner_rules(endpoints, markdown_text)

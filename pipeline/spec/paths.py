@@ -28,7 +28,7 @@ TARGET = rf"(?:{HOST}(?:{PATH})?|{PATH})"
 
 _LEAD = r"(?<![A-Za-z0-9_/.\-])(?<!-X )(?<!-X)(?<!--request )(?<!--request=)"
 _VIA = (
-    r"(?:(?:(?:request|call)s?[ \t]+)?(?:to|on|at|against)[ \t]+(?:the[ \t]+)?"
+    r"(?:(?:(?:request|call|query|querie)s?[ \t]+)?(?:to|on|at|against)[ \t]+(?:the[ \t]+)?"
     r"(?:(?:endpoint|url|path|route)[ \t]+)?)?"
 )
 # "GET /users", "GET|POST /items", "[GET] /x", "POST: /x", "a POST request to /login".

@@ -4,7 +4,10 @@ call authenticates with HTTP Basic "with the club ID and password"; a token the 
 works as a Bearer token; an update asks for the current password. The suite makes its own
 club per test and signs in as it; it catches a wrong password accepted, the name answered
 instead of the identifier, a Bearer token refused, a current password not checked and a
-member's rename not saved and a member's delete that keeps it."""
+member's rename not saved and a member's delete that keeps it. A game names members of the
+same club by id (`host`, `players` repeated): the suite makes those members first and catches
+a game that keeps only its first player, stores another member as host, or drops a new
+score."""
 
 from __future__ import annotations
 
@@ -90,6 +93,33 @@ README = textwrap.dedent("""\
 
         $ curl --basic -u chess:secret https://clubhouse.org/api/clubs/chess/members
         [{"id": 12, "name": "anna"}]
+
+    ## Games
+
+    Record a game with a `POST` on `/api/clubs/<id>/games`. It takes these fields:
+
+    - `host`: the id of the member who hosted it
+    - `players`: the ids of the members who played; repeat the field for each
+      of them
+    - `score`: the final score (integer)
+
+    The answer is the game's id:
+
+        $ curl --basic -u chess:secret -X POST https://clubhouse.org/api/clubs/chess/games \\
+        -d 'host=12&players=12&players=14&score=3'
+        7
+
+    Read one with a `GET` on `/api/clubs/<id>/games/<game-id>`:
+
+        $ curl --basic -u chess:secret https://clubhouse.org/api/clubs/chess/games/7
+        {"id": 7, "host_id": 12, "score": 3,
+         "players": [{"id": 12, "name": "anna"}, {"id": 14, "name": "bob"}]}
+
+    Correct a game with a `PUT` on `/api/clubs/<id>/games/<game-id>`:
+
+        $ curl --basic -u chess:secret -X PUT https://clubhouse.org/api/clubs/chess/games/7 \\
+        -d 'host=12&players=12&players=14&score=5'
+        7
     """)
 
 SERVER = textwrap.dedent("""\
@@ -97,13 +127,16 @@ SERVER = textwrap.dedent("""\
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     from urllib.parse import parse_qs
 
-    CLUBS, MEMBERS = {}, {}
+    CLUBS, MEMBERS, GAMES = {}, {}, {}
     CHECK_PASSWORD = True
     ANSWER_ID = True
     BEARER_OK = True
     CHECK_CURRENT = True
     RENAME = True
     REMOVE = True
+    ALL_PLAYERS = True
+    HOST_KEPT = True
+    SCORE_SAVED = True
 
     class H(BaseHTTPRequestHandler):
         def who(self):
@@ -131,7 +164,8 @@ SERVER = textwrap.dedent("""\
                               "password": body["password"]}
                 MEMBERS[cid] = {}
                 return self.reply(201, cid if ANSWER_ID else CLUBS[cid]["name"])
-            m = re.fullmatch(r"/api/clubs/([^/]+)(/token|/members(?:/(\\d+))?)?", path)
+            m = re.fullmatch(r"/api/clubs/([^/]+)(/token|/members(?:/(\\d+))?|/games(?:/\\d+)?)?",
+                             path)
             if not m or m.group(1) not in CLUBS:
                 return self.reply(404, {"message": "no such club"})
             cid = m.group(1)
@@ -154,6 +188,8 @@ SERVER = textwrap.dedent("""\
             if tail == "/token":
                 return self.reply(200, {"token": cid + ".t0k3n"})
             members = MEMBERS[cid]
+            if tail.startswith("/games"):
+                return self.games(cid, method, tail)
             if tail == "/members" and method == "POST":
                 new = max([0, *members]) + 1
                 members[new] = {"id": new, "name": (self.form() or {}).get("name")}
@@ -173,12 +209,38 @@ SERVER = textwrap.dedent("""\
                 return self.reply(200, "OK")
             return self.reply(405, {"message": "not allowed"})
 
+        def games(self, cid, method, tail):
+            games, members = GAMES.setdefault(cid, {}), MEMBERS[cid]
+            gid = tail[len("/games/"):]
+            if method == "GET" and gid in games:
+                return self.reply(200, games[gid])
+            if method not in ("POST", "PUT") or (method == "PUT") != (gid in games):
+                return self.reply(404, {"message": "no such game"})
+            body = self.form() or {}
+            players = body.get("players")
+            players = players if isinstance(players, list) else [players]
+            try:
+                ids = [int(p) for p in players] + [int(body.get("host"))]
+                score = int(body.get("score"))
+            except (TypeError, ValueError):
+                return self.reply(400, {"message": "bad game"})
+            if any(i not in members for i in ids):
+                return self.reply(400, {"message": "no such member"})
+            gid = gid or str(len(GAMES) * 100 + len(games) + 1)
+            old = games.get(gid, {"score": score})
+            kept = ids[:-1] if ALL_PLAYERS or method == "PUT" else ids[:1]
+            games[gid] = {"id": int(gid), "host_id": ids[-1] if HOST_KEPT else ids[0],
+                          "score": score if SCORE_SAVED or method == "POST" else old["score"],
+                          "players": [members[i] for i in kept]}
+            return self.reply(201 if method == "POST" else 200, int(gid))
+
         def form(self):
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             try:
                 return json.loads(raw)
             except ValueError:
-                return {k: v[0] for k, v in parse_qs(raw.decode()).items()} or None
+                return {k: v if len(v) > 1 else v[0]
+                        for k, v in parse_qs(raw.decode()).items()} or None
 
         def do_GET(self):
             self.route("GET")
@@ -217,7 +279,10 @@ def test_each_test_signs_in_as_the_club_it_made(
          "bearer refused": ("BEARER_OK = True", "BEARER_OK = False"),
          "current password unchecked": ("CHECK_CURRENT = True", "CHECK_CURRENT = False"),
          "rename not saved": ("RENAME = True", "RENAME = False"),
-         "delete kept": ("REMOVE = True", "REMOVE = False")})
+         "delete kept": ("REMOVE = True", "REMOVE = False"),
+         "first player only": ("ALL_PLAYERS = True", "ALL_PLAYERS = False"),
+         "host lost": ("HOST_KEPT = True", "HOST_KEPT = False"),
+         "score not saved": ("SCORE_SAVED = True", "SCORE_SAVED = False")})
     good = outcomes["good"]
     rules = {"any password": "test_club_password_opens_it_and_a_wrong_one_is_refused",
              "answers the name": "test_create_club_succeeds_with_record",
@@ -225,7 +290,10 @@ def test_each_test_signs_in_as_the_club_it_made(
              "current password unchecked":
                  "test_update_club_with_a_wrong_current_password_is_refused",
              "rename not saved": "test_put_member_applies_changes",
-             "delete kept": "test_deleted_member_leaves_its_clubs_list"}
+             "delete kept": "test_deleted_member_leaves_its_clubs_list",
+             "first player only": "test_game_names_each_record_it_was_sent",
+             "host lost": "test_game_names_each_record_it_was_sent",
+             "score not saved": "test_put_game_applies_changes"}
     for variant, name in rules.items():
         assert good.get(name) == "passed", (name, good)
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
