@@ -36,6 +36,7 @@ from pipeline.offline import (
     gen_shown,
     gen_stamps,
     gen_state_rules,
+    gen_whole_lists,
     gen_zones,
 )
 from pipeline.offline.gen_code import Case, Writer
@@ -156,7 +157,8 @@ def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:
             + gen_query.query_cases(w) + gen_refusals.refusal_cases(w)
             + gen_state_rules.state_rule_cases(w) + gen_pages.page_cases(w)
             + gen_lists.list_cases(w) + gen_flags.flag_cases(w)
-            + gen_entry_pages.entry_page_cases(w) + gen_zones.zone_cases(w))
+            + gen_entry_pages.entry_page_cases(w) + gen_zones.zone_cases(w)
+            + [gen_whole_lists.every_record_listed(w, res) for res in w.model.resources])
 
 
 def _unique_names(cases: list[Case]) -> None:
