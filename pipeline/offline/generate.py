@@ -23,6 +23,7 @@ from pipeline.offline import (
     gen_errors,
     gen_flags,
     gen_flows,
+    gen_item_actions,
     gen_linked,
     gen_lists,
     gen_own_lists,
@@ -107,6 +108,7 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
             yield gen_api.static_post(w, ep)
         elif not static and not _is_resource_slot(model, ep):
             yield gen_api.action(w, ep)
+            yield gen_item_actions.item_action(w, ep)
             yield gen_shown.list_of_shown_record(w, ep)
             yield gen_errors.repeat_conflict(w, ep)
         yield gen_linked.lists_only_linked(w, ep)

@@ -3,7 +3,9 @@ some paths with a trailing slash and some without, answers a create with a bare 
 "HTTP 200 OK", sends records inside a record (`tracks` of a playlist), says an update adds
 tracks, and has a list of the signed-in user's own playlists. The suite signs up and in the
 library's way, finds each playlist it made in the list, and catches a create answered 201, a
-create or an update that loses tracks, and an own list that shows every user's playlists."""
+create or an update that loses tracks, an own list that shows every user's playlists, and a
+play (`{"playlist": playlist_pk, "track": track_pk}`: placeholders for the playlist and one of
+its tracks) that counts nothing or answers without its documented envelope."""
 
 from __future__ import annotations
 
@@ -83,6 +85,19 @@ README = textwrap.dedent("""\
           {"track_id": 4, "name": "Outro", "plays": 0},
           {"track_id": 5, "name": "Encore", "plays": 0}]}
 
+    # Play A Track
+
+     * URL: /api/playlists/<pk>/play
+     * HTTP Method: POST
+
+    ## Example Request
+
+        {"playlist": playlist_pk, "track": track_pk}
+
+    ## Example Response
+
+        {"played": {"playlist": playlist_pk, "track": track_pk}}
+
     # Delete A Playlist
 
      * URL: /api/playlists/<pk>/
@@ -98,6 +113,8 @@ SERVER = textwrap.dedent("""\
     KEEP_TRACKS = True
     APPEND = True
     ONLY_MINE = True
+    COUNT_PLAYS = True
+    WRAPPED = True
 
     class H(BaseHTTPRequestHandler):
         def user(self):
@@ -144,6 +161,18 @@ SERVER = textwrap.dedent("""\
                                        "tracks": self.tracks(body.get("tracks"))
                                        if KEEP_TRACKS else []}
                 return self.reply(CREATE_STATUS, "Playlist created")
+            m = re.fullmatch(r"/api/playlists/(\\d+)/play/", path)
+            if m and method == "POST" and int(m.group(1)) in LISTS:
+                if who is None:
+                    return self.reply(401, {"detail": "not signed in"})
+                tracks = LISTS[int(m.group(1))]["tracks"]
+                track = next((t for t in tracks if t["track_id"] == (body or {}).get("track")),
+                             None)
+                if track is None:
+                    return self.reply(400, {"track": ["no such track"]})
+                track["plays"] += 1 if COUNT_PLAYS else 0
+                said = {"playlist": int(m.group(1)), "track": track["track_id"]}
+                return self.reply(200, {"played": said} if WRAPPED else said)
             m = re.fullmatch(r"/api/playlists/(\\d+)/", path)
             if not m:
                 return self.page(404)
@@ -211,12 +240,16 @@ def test_signed_up_the_linked_way_the_suite_catches_lost_tracks_and_a_shared_own
         {"answers 201": ("CREATE_STATUS = 200", "CREATE_STATUS = 201"),
          "create drops tracks": ("KEEP_TRACKS = True", "KEEP_TRACKS = False"),
          "update replaces tracks": ("APPEND = True", "APPEND = False"),
-         "own list shows all": ("ONLY_MINE = True", "ONLY_MINE = False")})
+         "own list shows all": ("ONLY_MINE = True", "ONLY_MINE = False"),
+         "plays not counted": ("COUNT_PLAYS = True", "COUNT_PLAYS = False"),
+         "answer unwrapped": ("WRAPPED = True", "WRAPPED = False")})
     good = outcomes["good"]
     rules = {"answers 201": "test_create_playlist_returns_200_with_record",
              "create drops tracks": "test_get_playlist_returns_created_playlist",
              "update replaces tracks": "test_put_playlist_applies_changes",
-             "own list shows all": "test_playlists_mine_holds_only_the_users_own"}
+             "own list shows all": "test_playlists_mine_holds_only_the_users_own",
+             "plays not counted": "test_playlists_play_counts_for_the_chosen_track",
+             "answer unwrapped": "test_playlists_play_counts_for_the_chosen_track"}
     for variant, name in rules.items():
         assert good.get(name) == "passed", (name, good)
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
