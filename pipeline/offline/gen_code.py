@@ -407,7 +407,8 @@ class Writer:
         """Request fields the record should hold unchanged: the values sent must come back.
 
         Left out: fields the document says are transformed (normalised, re-cased, sorted),
-        e-mail addresses, dates and secrets, whose stored form may differ from the one sent.
+        e-mail addresses not in lower case, dates and secrets, whose stored form may differ
+        from the one sent.
         """
         out = []
         seen = (res.shape.match_keys + res.shape.update_keys
@@ -424,6 +425,10 @@ class Writer:
                 continue
             text = isinstance(value, str) and value and not _NO_ECHO_TEXT.search(key) and not (
                 _DATE_VALUE.match(value) or "@" in value)
+            # an e-mail address already in its canonical form (lower case) comes back as sent
+            text = text or (isinstance(value, str) and "@" in value and value == value.lower()
+                            and re.fullmatch(r"[^@\s]+@[^@\s]+\.\w+", value) is not None
+                            and not re.search(r"pass|secret|token", key, re.I))
             plain = isinstance(value, bool)  # lists are often stored sorted or re-cased
             if text or number or plain:
                 out.append(key)

@@ -29,6 +29,7 @@ from pipeline.offline import (
     gen_own_lists,
     gen_pages,
     gen_paging,
+    gen_partial,
     gen_query,
     gen_references,
     gen_refusals,
@@ -64,6 +65,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_api.location_names_record(w, res)
         yield gen_api.update(w, res)
         yield gen_api.partial_update(w, res)
+        yield gen_partial.patch_names_one_field(w, res)
         yield gen_reports.update_reports_previous(w, res)
         yield gen_reports.flag_set_and_cleared(w, res)
         yield gen_stamps.creation_stamp(w, res)
