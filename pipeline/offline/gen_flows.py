@@ -153,7 +153,9 @@ def _register_lines(case: Case, w: Writer, model: Model) -> list[str] | None:
     if reg is not None:
         case.add(*payload_lines("credentials", creds),
                  w.call(case, "registered", reg, {}, "json=credentials"),
-                 status_assert("registered", reg),
+                 # the account is the flow's setup: any success makes it (its own test
+                 # checks the documented code)
+                 "assert 200 <= registered.status_code < 300, registered.text",
                  *[f"assert credentials[{literal(k)}] not in registered.text, registered.text"
                    for k, v in creds.items()  # a service never shows a password back
                    if "pass" in k.lower() and isinstance(v, str) and len(v) >= 6][:1])
@@ -213,15 +215,19 @@ def wrong_password_refused(w: Writer) -> Case | None:
 def auth_flow(w: Writer) -> Case | None:
     """Register, log in, use the token on a protected endpoint, log out, token refused."""
     model = w.model
-    protected = next((e for e in model.spec.endpoints if e.method == "GET" and "{" not in e.path
-                      and model.needs_auth(e) and success_status(e)), None)
+    opened = [e for e in model.spec.endpoints if e.method == "GET" and "{" not in e.path
+              and model.needs_auth(e) and success_status(e)]
+    # a sign-out is no read to open: another one, else the sign-out alone
+    protected = next((e for e in opened if not _LOGOUT.search(e.path)), None) or next(
+        iter(opened), None)
     if protected is None:
         return None
     case = Case("test_register_login_and_access_protected_endpoint", "integration")
     if _register_lines(case, w, model) is None:
         return None
-    call = w.call(case, "me", protected, {}, "headers=headers", auth=False)
-    case.add(call, status_assert("me", protected), *_own_values("me", protected, case))
+    if not _LOGOUT.search(protected.path):
+        call = w.call(case, "me", protected, {}, "headers=headers", auth=False)
+        case.add(call, status_assert("me", protected), *_own_values("me", protected, case))
     logout = next((e for e in model.spec.endpoints if e.method in ("POST", "GET", "DELETE")
                    and _LOGOUT.search(e.path)), None)
     if logout is not None and error_code(logout, 401) and logout.method == "POST" \
