@@ -336,6 +336,13 @@ class Writer:
                      f"{id_var} = id_of_record({var}, {literal(node.noun)})",
                      f"assert {id_var} is not None, {rvar}.text")
             return True
+        if node.create is not None and node.create.location_header and not node.shows_id \
+                and (shape is None or shape.create_id is None) and not node.created_id_key:
+            # the record shown has no id; the `Location` header names the new record
+            case.add(f"{var} = {rvar}.json()",
+                     f'{id_var} = {rvar}.headers["Location"].rstrip("/").rsplit("/", 1)[-1]',
+                     f"{id_var} = int({id_var}) if {id_var}.isdigit() else {id_var}")
+            return True
         if self.plain_create(node):
             key = node.created_id_key or node.id_field
             case.add(f"{var} = {rvar}.json()", f"{id_var} = {var}[{literal(key)}]")

@@ -253,6 +253,14 @@ class Resource:
             links.append(self_link.get("href") if isinstance(self_link, dict) else self_link)
         return any(isinstance(v, str) and f"/{tail}/" in v for v in links)
 
+    @property
+    def shows_id(self) -> bool:
+        """Does the record's representation carry its id? (`{"username": "miguel"}` with the
+        id only in the create's `Location` does not.)"""
+        if self.shape is not None and any(k == self.id_field for k, _ in self.shape.record_types):
+            return True
+        return not self.fields or self.id_field in self.fields
+
     def reads_back(self) -> bool:
         """Has the record a documented read that finds it (where the document shows no answer,
         as the oracle's answer showed)?"""

@@ -38,6 +38,8 @@ _ALL_REQUIRED = re.compile(r"\ball\s+(?:\w+\s+)?(?:are\s+)?required\b|\(all\s+re
 _ALL_OPTIONAL = re.compile(r"\ball\s+(?:\w+\s+)?(?:are\s+)?optional\b|均为可选|均为选填", re.I)
 _FLAG_AFTER = re.compile(r"`(?P<name>[A-Za-z_][\w-]*)`\s+(?:is\s+)?(?P<flag>required|optional)\b"
                          r"|`(?P<zh>[A-Za-z_][\w-]*)`\s*(?:为|是)?(?P<zflag>必填|选填|可选)")
+_MUST_HOLD = re.compile(r"\b(?:body|request|payload|object)\b[^.`]{0,30}\b(?:must|has to|needs? to)"
+                        r"\s+(?:contain|include|define|have|provide|hold)\b", re.I)
 _KEYS = re.compile(r"\"([A-Za-z_][\w-]*)\"\s*:\s*(.?)")
 _OPENER_TYPE = {"[": "array", "{": "object", '"': "string"}
 
@@ -198,6 +200,10 @@ def prose_params(raw: str, method: str) -> list[Param]:
             name = m.group("name") or m.group("zh")
             flag = m.group("flag") or m.group("zflag")
             params.append(Param(name=name, location="body", required=required_flag(flag)))
+        for sentence in re.split(r"(?<=[.!?])\s+|<br\s*/?>", text):
+            if _MUST_HOLD.search(sentence):  # "The body must contain ... `a` and `b` fields"
+                params += [Param(name=n, location="body", required=True)
+                           for n in re.findall(r"`([A-Za-z_][\w-]*)`", sentence)]
     return params
 
 
