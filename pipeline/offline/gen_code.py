@@ -46,6 +46,15 @@ def literal(value: Any) -> str:
     return repr(value)
 
 
+def _date_format(res: Resource, key: str) -> bool:
+    """Does the record's documented schema give `key` as a calendar date (`format: date`)?"""
+    for ep in (res.get, res.create):
+        props = ((ep.response_schema or {}).get("properties") or {}) if ep is not None else {}
+        if isinstance(props, dict) and isinstance(props.get(key), dict):
+            return props[key].get("format") == "date"
+    return False
+
+
 class Fresh(str):
     """A payload text the test makes unique per run, whatever its key (see `match_keys`)."""
 
@@ -436,6 +445,9 @@ class Writer:
             text = text or (isinstance(value, str) and "@" in value and value == value.lower()
                             and re.fullmatch(r"[^@\s]+@[^@\s]+\.\w+", value) is not None
                             and not re.search(r"pass|secret|token", key, re.I))
+            # a calendar date the record's schema gives as `format: date` stays that date
+            text = text or (isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)
+                            is not None and _date_format(res, key))
             plain = isinstance(value, bool)  # lists are often stored sorted or re-cased
             if text or number or plain:
                 out.append(key)
