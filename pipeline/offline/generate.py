@@ -30,6 +30,7 @@ from pipeline.offline import (
     gen_pages,
     gen_paging,
     gen_partial,
+    gen_private,
     gen_query,
     gen_references,
     gen_refusals,
@@ -163,7 +164,8 @@ def _behaviour_cases(w: Writer, model: Model) -> Iterable[Case | None]:
             + gen_state_rules.state_rule_cases(w) + gen_pages.page_cases(w)
             + gen_lists.list_cases(w) + gen_flags.flag_cases(w)
             + gen_entry_pages.entry_page_cases(w) + gen_zones.zone_cases(w)
-            + [gen_whole_lists.every_record_listed(w, res) for res in w.model.resources])
+            + [gen_whole_lists.every_record_listed(w, res) for res in w.model.resources]
+            + [c for res in w.model.resources for c in gen_private.private_cases(w, res)])
 
 
 def _unique_names(cases: list[Case]) -> None:
