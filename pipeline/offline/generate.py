@@ -19,6 +19,7 @@ from pipeline.offline import (
     gen_basic,
     gen_batch,
     gen_behaviour,
+    gen_derived,
     gen_entry_pages,
     gen_errors,
     gen_flags,
@@ -71,6 +72,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_reports.flag_set_and_cleared(w, res)
         yield gen_stamps.creation_stamp(w, res)
         yield gen_stamps.update_moves_stamp(w, res)
+        yield gen_derived.first_part_derived(w, res)
         yield gen_shown.created_in_map(w, res)
         yield gen_api.delete(w, res)
         yield gen_errors.create_empty(w, res)
