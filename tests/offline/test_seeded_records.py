@@ -74,8 +74,8 @@ SERVER = textwrap.dedent("""\
                                         if not SCOPED or c["noteId"] == int(m.group(1))])
             m = re.fullmatch(r"/authors/(\\d+)/badges", url.path)
             if m:  # the newest author has none
-                return self.reply(200, [b for b in BADGES
-                                        if not ONLY_THEIR_BADGES or b["authorId"] == int(m.group(1))])
+                mine = [b for b in BADGES if b["authorId"] == int(m.group(1))]
+                return self.reply(200, mine if ONLY_THEIR_BADGES else BADGES)
             m = re.fullmatch(r"/authors/(\\d+)/notes", url.path)
             if m:
                 return self.reply(200, [n for n in NOTES.values()
