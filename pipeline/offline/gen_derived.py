@@ -1,16 +1,23 @@
-"""Offline template for a field the document derives from a sent one: "`file_content_preview`:
-First 5 lines of the paste file content", "`summary`: the first 100 characters of the body".
+"""Offline templates for values the document derives from others.
 
-The test sends a text longer than that (three lines or characters more) and finds exactly
-the first N of it in the derived field: a preview of six lines, or of the whole text, fails.
+- A field derived from a sent one: "`file_content_preview`: First 5 lines of the paste file
+  content", "`summary`: the first 100 characters of the body". The test sends a text longer
+  than that (three lines or characters more) and finds exactly the first N of it in the
+  derived field: a preview of six lines, or of the whole text, fails.
+- Numbers the document's example rows keep in a relation (`balance` = `paid` - `spent` in
+  every row): they keep it on the service's own rows once records move them.
 """
 
 from __future__ import annotations
 
 import re
 
-from pipeline.offline.gen_code import Case, Writer, literal
-from pipeline.offline.gen_model import Resource
+from pipeline.offline.gen_code import Case, Writer, literal, status_assert
+from pipeline.offline.gen_common import action_name
+from pipeline.offline.gen_model import Resource, response_doc
+from pipeline.offline.names import snake
+from pipeline.offline.tolerant import records_in
+from pipeline.records import Endpoint
 
 _FIRST = re.compile(r"\bfirst\s+(\d{1,4})\s+(lines?|characters?|chars?)\s+of\s+(?:the\s+)?(.+)",
                     re.I)
@@ -52,4 +59,48 @@ def first_part_derived(w: Writer, res: Resource) -> Case | None:
     else:
         case.add(f"assert {res.var}[{literal(key)}] == payload[{literal(sent)}][:{n}], "
                  f"{res.var}")
+    return case
+
+
+def _relation(rows: list[dict]) -> tuple[str, str, str] | None:
+    """(a, b, c) with a = b - c in every documented record (`"paid": 25.5, "spent": 15,
+    "balance": 10.5`), c never negative there and not zero everywhere."""
+    keys = [k for k in rows[0] if all(isinstance(r.get(k), int | float)
+                                      and not isinstance(r.get(k), bool) for r in rows)]
+    for a in keys:
+        for b in keys:
+            for c in keys:
+                if len({a, b, c}) == 3 and all(abs(r[a] - (r[b] - r[c])) < 1e-6 and r[c] >= 0
+                                               for r in rows) and any(r[c] for r in rows):
+                    return a, b, c
+    return None
+
+
+def documented_relation(w: Writer, ep: Endpoint) -> Case | None:
+    """A read under a record whose documented rows keep `a = b - c` (a balance of what was
+    paid and spent) keeps it once the records under that record move the numbers: the
+    children that name other records (a bill naming members) are made first. `c` is taken
+    as a magnitude: the document shows it positive, an implementation may sign it."""
+    rows = [r for r in records_in(response_doc(ep)) if isinstance(r, dict)]
+    owner = w.model.owner(ep.path)
+    if ep.method != "GET" or len(rows) < 2 or owner is None or owner.item is None \
+            or not w.model.reachable(ep) or (found := _relation(rows)) is None:
+        return None
+    child = next((r for r in w.model.resources if r.parent is owner and r.refs
+                  and r.creatable and r.create is not None and w.model.reachable(r.create)),
+                 None)
+    if child is None:
+        return None
+    a, b, c = found
+    case = Case(f"test_{action_name(w.model, ep)}_keeps_{snake(a)}_as_{snake(b)}_less_"
+                f"{snake(c)}", "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, child, bindings):
+        return None
+    case.add(w.call(case, "read", ep, bindings), status_assert("read", ep),
+             "rows = [r for r in records_in(read.json()) if isinstance(r, dict)]",
+             "assert rows, read.text",
+             f"assert all(abs(r[{literal(a)}] - (r[{literal(b)}] - abs(r[{literal(c)}]))) < 0.01"
+             " for r in rows), rows",
+             f"assert any(r[{literal(c)}] for r in rows), rows")
     return case

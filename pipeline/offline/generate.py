@@ -115,6 +115,7 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         elif not static and not _is_resource_slot(model, ep):
             yield gen_api.action(w, ep)
             yield gen_item_actions.item_action(w, ep)
+            yield gen_derived.documented_relation(w, ep)
             yield gen_shown.list_of_shown_record(w, ep)
             yield gen_errors.repeat_conflict(w, ep)
         yield gen_linked.lists_only_linked(w, ep)

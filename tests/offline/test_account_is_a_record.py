@@ -7,7 +7,8 @@ instead of the identifier, a Bearer token refused, a current password not checke
 member's rename not saved and a member's delete that keeps it. A game names members of the
 same club by id (`host`, `players` repeated): the suite makes those members first and catches
 a game that keeps only its first player, stores another member as host, or drops a new
-score."""
+score; and standings whose numbers stop keeping `lost` = `played` - `won`, as every
+documented row does."""
 
 from __future__ import annotations
 
@@ -120,6 +121,14 @@ README = textwrap.dedent("""\
         $ curl --basic -u chess:secret -X PUT https://clubhouse.org/api/clubs/chess/games/7 \\
         -d 'host=12&players=12&players=14&score=5'
         7
+
+    ## Standings
+
+    A `GET` on `/api/clubs/<id>/standings` gives each member's record:
+
+        $ curl --basic -u chess:secret https://clubhouse.org/api/clubs/chess/standings
+        [{"member": {"id": 12, "name": "anna"}, "played": 5, "lost": 2, "won": 3},
+         {"member": {"id": 14, "name": "bob"}, "played": 4, "lost": 3, "won": 1}]
     """)
 
 SERVER = textwrap.dedent("""\
@@ -137,6 +146,7 @@ SERVER = textwrap.dedent("""\
     ALL_PLAYERS = True
     HOST_KEPT = True
     SCORE_SAVED = True
+    WON_NET = True
 
     class H(BaseHTTPRequestHandler):
         def who(self):
@@ -164,8 +174,8 @@ SERVER = textwrap.dedent("""\
                               "password": body["password"]}
                 MEMBERS[cid] = {}
                 return self.reply(201, cid if ANSWER_ID else CLUBS[cid]["name"])
-            m = re.fullmatch(r"/api/clubs/([^/]+)(/token|/members(?:/(\\d+))?|/games(?:/\\d+)?)?",
-                             path)
+            m = re.fullmatch(r"/api/clubs/([^/]+)(/token|/members(?:/(\\d+))?|/games(?:/\\d+)?"
+                             r"|/standings)?", path)
             if not m or m.group(1) not in CLUBS:
                 return self.reply(404, {"message": "no such club"})
             cid = m.group(1)
@@ -190,6 +200,16 @@ SERVER = textwrap.dedent("""\
             members = MEMBERS[cid]
             if tail.startswith("/games"):
                 return self.games(cid, method, tail)
+            if tail == "/standings":
+                rows = []
+                for mid, member in members.items():
+                    games = [g for g in GAMES.get(cid, {}).values()
+                             if any(p["id"] == mid for p in g["players"])]
+                    lost = sum(1 for g in games if g["host_id"] != mid)
+                    won = len(games) - lost if WON_NET else len(games)
+                    rows.append({"member": member, "played": len(games), "lost": lost,
+                                 "won": won})
+                return self.reply(200, rows)
             if tail == "/members" and method == "POST":
                 new = max([0, *members]) + 1
                 members[new] = {"id": new, "name": (self.form() or {}).get("name")}
@@ -282,7 +302,8 @@ def test_each_test_signs_in_as_the_club_it_made(
          "delete kept": ("REMOVE = True", "REMOVE = False"),
          "first player only": ("ALL_PLAYERS = True", "ALL_PLAYERS = False"),
          "host lost": ("HOST_KEPT = True", "HOST_KEPT = False"),
-         "score not saved": ("SCORE_SAVED = True", "SCORE_SAVED = False")})
+         "score not saved": ("SCORE_SAVED = True", "SCORE_SAVED = False"),
+         "won counts losses": ("WON_NET = True", "WON_NET = False")})
     good = outcomes["good"]
     rules = {"any password": "test_club_password_opens_it_and_a_wrong_one_is_refused",
              "answers the name": "test_create_club_succeeds_with_record",
@@ -293,7 +314,8 @@ def test_each_test_signs_in_as_the_club_it_made(
              "delete kept": "test_deleted_member_leaves_its_clubs_list",
              "first player only": "test_game_names_each_record_it_was_sent",
              "host lost": "test_game_names_each_record_it_was_sent",
-             "score not saved": "test_put_game_applies_changes"}
+             "score not saved": "test_put_game_applies_changes",
+             "won counts losses": "test_club_standings_keeps_lost_as_played_less_won"}
     for variant, name in rules.items():
         assert good.get(name) == "passed", (name, good)
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
