@@ -4,6 +4,7 @@
   content", "`summary`: the first 100 characters of the body". The test sends a text longer
   than that (three lines or characters more) and finds exactly the first N of it in the
   derived field: a preview of six lines, or of the whole text, fails.
+- A sent field the document says is normalised to lower case comes back so.
 - Numbers the document's example rows keep in a relation (`balance` = `paid` - `spent` in
   every row): they keep it on the service's own rows once records move them.
 """
@@ -103,4 +104,23 @@ def documented_relation(w: Writer, ep: Endpoint) -> Case | None:
              f"assert all(abs(r[{literal(a)}] - (r[{literal(b)}] - abs(r[{literal(c)}]))) < 0.01"
              " for r in rows), rows",
              f"assert any(r[{literal(c)}] for r in rows), rows")
+    return case
+
+
+def lowercased_identifier(w: Writer, res: Resource) -> Case | None:
+    """A sent field the document says is normalised to lower case ("the ID is normalized
+    (remove special characters, change to lowercase)"): sent in mixed case, it comes back
+    in lower case."""
+    ep = res.create
+    key = next((p.name for p in ep.params if p.location == "body"
+                and p.constraints.get("normalized") == "lowercase"), None) if ep else None
+    if key is None or ep is None or not res.creatable or not w.model.reachable(ep) \
+            or not isinstance((res.payload or {}).get(key), str):
+        return None
+    case = Case(f"test_create_{res.noun}_{snake(key)}_comes_back_in_lower_case",
+                "api_compliance")
+    if not w.create_chain(case, res, {}, overrides={key: 'unique("MixedCase")'}):
+        return None
+    got = f"str({res.id_var})" if res.created_bare else f"{res.var}[{literal(key)}]"
+    case.add(f"assert {got} == payload[{literal(key)}].lower(), response.text")
     return case

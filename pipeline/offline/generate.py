@@ -73,6 +73,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_stamps.creation_stamp(w, res)
         yield gen_stamps.update_moves_stamp(w, res)
         yield gen_derived.first_part_derived(w, res)
+        yield gen_derived.lowercased_identifier(w, res)
         yield gen_shown.created_in_map(w, res)
         yield gen_api.delete(w, res)
         yield gen_errors.create_empty(w, res)

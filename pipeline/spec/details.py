@@ -60,6 +60,8 @@ _BULLET_PARAM = re.compile(
 _BULLET_DASH = re.compile(  # "- `category` — only items of this category"
     r"^\s*(?:[-*+]\s+)?`(?P<name>[A-Za-z_][\w.\[\]-]*)`(?P<meta>)\s*(?:[—–:：]|\s-)\s*(?P<desc>.*)$")
 _BODY_METHODS = ("POST", "PUT", "PATCH")
+_LOWERED = re.compile(r"\b(ID|identifier|slug|username|login|handle)\b[^.]{0,60}?\bnormali[sz]ed\b"
+                      r"[^.]{0,80}?\blower[- ]?case", re.I)
 _SENTENCE_END = re.compile(r"[.!?:;。)]\s*$|^$")
 _TYPE_AFTER = re.compile(r"\((\w+)\)\s*\.?\s*$")
 _OPTIONAL_OR_REQUIRED = re.compile(r"optional|required|可选|选填|必填", re.I)
@@ -185,6 +187,7 @@ def _merge_params(details: Details, params: list[Param]) -> None:
         old.required = p.required if old.required is None else old.required
         old.type = old.type or p.type
         old.description = old.description or p.description
+        old.constraints = {**p.constraints, **old.constraints}
 
 
 def _location(label: str, method: str, role: str | None) -> str:
@@ -292,6 +295,22 @@ class _Reader:
                 _merge_params(self.d, prose_params(block.text, self.method))
             for context, value in json_spans(block.text) + bare_json_spans(block.text):
                 self._inline_json(context, value)
+            self._lowered(joined(block.text))
+
+    def _lowered(self, text: str) -> None:
+        """"the ID is normalized (remove special characters, change to lowercase)": the sent
+        field it names is stored in lower case (`constraints["normalized"]`)."""
+        m = _LOWERED.search(text)
+        sent = self.d.request_example if isinstance(self.d.request_example, dict) else {}
+        if m is None or not sent:
+            return
+        word = m.group(1).lower()
+        key = next((k for k in sent if k.lower() == word or (
+            word in ("id", "identifier") and k.lower() == "id")), None)
+        if key is not None:
+            typ = "string" if isinstance(sent[key], str) else None
+            _merge_params(self.d, [Param(name=key, location="body", description=m.group(0),
+                                         type=typ, constraints={"normalized": "lowercase"})])
 
     def _inline_json(self, context: str, value: Any) -> None:
         role, code = _role(context), _label_status(context)
