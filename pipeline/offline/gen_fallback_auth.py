@@ -20,8 +20,9 @@ _BODY = ("POST", "PUT", "PATCH")
 
 
 def refusal_codes(ep: Endpoint) -> tuple[int, ...]:
-    """The documented refusal (401 and/or 403), else either."""
-    return tuple(c for c in (401, 403) if c in ep.status_codes) or (401, 403)
+    """The documented refusal (401 and/or 403), else any of those or a 400 (a document that
+    names no code leaves a "bad request, no token" answer open)."""
+    return tuple(c for c in (401, 403) if c in ep.status_codes) or (400, 401, 403)
 
 
 def refusal_doc(lines: list[str]) -> str:

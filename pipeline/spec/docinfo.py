@@ -142,6 +142,9 @@ def base_path(blocks: list[Block]) -> str:
 
 _BEARER = re.compile(r"\bbearer\b|\bJWT\b", re.I)
 _API_KEY_HEADER = re.compile(r"\b(X-[A-Za-z0-9-]*(?:Key|Token|Auth)[A-Za-z0-9-]*)\b", re.I)
+# a header named like a credential in a sentence about headers (`api-token`, `auth-key`)
+_NAMED_HEADER = re.compile(
+    r"(?<![\w-])([A-Za-z][A-Za-z0-9]*-(?:[A-Za-z0-9]+-)*(?:token|key))(?![\w-])", re.I)
 _BASIC = re.compile(r"\bbasic\s+auth|\bAuthorization:\s*Basic\b|\bHTTP\s+Basic\b", re.I)
 _TOKEN_SCHEME = re.compile(r"Authorization:\s*Token\b")
 _DIGEST = re.compile(r"\bdigest\s+auth|\bHTTP\s+Digest\b|Authorization:\s*Digest\b", re.I)
@@ -179,8 +182,12 @@ def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | No
         scheme = "token"
     elif m or re.search(r"\bapi[\s_-]?key\b", everything, re.I):
         scheme = "api-key"
-    if scheme == "api-key" and m:
-        header = m.group(1)
+    named = next((h.group(1) for ln in lines if re.search(r"\bheaders?\b", ln, re.I)
+                  for h in [_NAMED_HEADER.search(ln)] if h), None)
+    if not scheme and named:  # "In request header, we need api-token"
+        scheme = "api-key"
+    if scheme == "api-key" and (m or named):
+        header = m.group(1) if m else str(named)
     posts = [(mth, p) for mth, p in endpoints if mth == "POST" and _LOGIN_PATH.search(p)]
     # "/auth/login" before "/auth/register": the path that names logging in wins
     login = next((e for e in posts if _LOGIN_WORD.search(e[1])), posts[0] if posts else None)

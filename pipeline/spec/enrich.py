@@ -25,11 +25,13 @@ _NOT_OBJECT = re.compile(r"respon|request|body|error|exception|fail|example\s+(?
 _ALL_REQUIRE = re.compile(
     r"\b(?:all|every|each|other|remaining)\b[^.。]*\b(?:endpoints?|routes?|requests?|apis?"
     r"|operations?|calls?|interfaces?)\b[^.。]*\brequire"
+    r"|\bin\s+(?:the\s+|every\s+|each\s+)?requests?\s+headers?,?\s+we\s+(?:need|require)\b"
     r"|(?:所有|全部|其余|其他)(?:的)?(?:接口|请求|API)[^。]*需",
     re.I,
 )
 _EXCEPT = re.compile(r"除(?:了)?|\bexcept\b|\bother\s+than\b|\bapart\s+from\b|\bbesides\b"
                      r"|\bwith\s+the\s+exception\s+of\b", re.I)
+_MADE_BY_SIGN_UP = re.compile(r"\bcreat\w*\s+(?:a\s+)?(?:new\s+)?(user|account|member)", re.I)
 _OPEN_PATH = re.compile(r"log-?in|sign-?(?:in|up)|register|/token\b|/health|/auth\b|登录|注册",
                         re.I)
 
@@ -195,8 +197,13 @@ def doc_auth(endpoints: list[Endpoint], statements: list[tuple[str, set[tuple[st
         excepted = listed if _EXCEPT.search(line) else set()
         if not (has_auth or excepted):
             continue
+        # "..., which is generated while creating new user": making the account is open
+        made = _MADE_BY_SIGN_UP.search(line)
         for ep in endpoints:
-            if ep.key in excepted:
+            if made and ep.method == "POST" and re.search(
+                    rf"/{made.group(1)}s/?$", ep.path, re.I) and ep.auth_required is None:
+                ep.auth_required = False
+            elif ep.key in excepted:
                 ep.auth_required = False if ep.auth_required is None else ep.auth_required
             elif ep.auth_required is None:
                 ep.auth_required = not (not excepted and _OPEN_PATH.search(ep.path))
