@@ -226,7 +226,7 @@ def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) 
                  *[f"assert stored[{literal(k)}] == changes[{literal(k)}]" for k in echo])
         case.add(*[holds_items(f"stored[{literal(k)}]",
                                f"payload[{literal(k)}] + changes[{literal(k)}]")
-                   for k in _appended(res, ep, changes)])
+                   for k in appended_keys(res, ep, changes)])
         if ep.method == "PATCH":  # a partial update leaves the fields it did not name alone
             kept = [k for k in w.echo_fields(res, res.payload or {}) if k not in changes]
             case.add(*[f"assert stored[{literal(k)}] == payload[{literal(k)}]" for k in kept[:2]])
@@ -236,7 +236,7 @@ def emit_update(w: Writer, case: Case, res: Resource, bindings: dict[str, str]) 
     return True
 
 
-def _appended(res: Resource, ep: Endpoint, changes: dict) -> list[str]:
+def appended_keys(res: Resource, ep: Endpoint, changes: dict) -> list[str]:
     """Keys of records an update adds to those the record holds: the documented answer lists
     more of them than the update sent ("Only can add new choices": the old ones stay)."""
     doc = response_doc(ep)

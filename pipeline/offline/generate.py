@@ -68,6 +68,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_api.update(w, res)
         yield gen_api.partial_update(w, res)
         yield gen_partial.patch_names_one_field(w, res)
+        yield gen_partial.update_keeps_inner_records(w, res)
         yield gen_reports.update_reports_previous(w, res)
         yield gen_reports.flag_set_and_cleared(w, res)
         yield gen_stamps.creation_stamp(w, res)

@@ -3,9 +3,10 @@ some paths with a trailing slash and some without, answers a create with a bare 
 "HTTP 200 OK", sends records inside a record (`tracks` of a playlist), says an update adds
 tracks, and has a list of the signed-in user's own playlists. The suite signs up and in the
 library's way, finds each playlist it made in the list, and catches a create answered 201, a
-create or an update that loses tracks, an own list that shows every user's playlists, and a
-play (`{"playlist": playlist_pk, "track": track_pk}`: placeholders for the playlist and one of
-its tracks) that counts nothing or answers without its documented envelope."""
+create or an update that loses tracks, an update that edits a track it is sent again, an own
+list that shows every user's playlists, and a play (`{"playlist": playlist_pk, "track":
+track_pk}`: placeholders for the playlist and one of its tracks) that counts nothing or
+answers without its documented envelope."""
 
 from __future__ import annotations
 
@@ -114,6 +115,7 @@ SERVER = textwrap.dedent("""\
     APPEND = True
     ONLY_MINE = True
     COUNT_PLAYS = True
+    EDIT_IN_PLACE = False
     WRAPPED = True
 
     class H(BaseHTTPRequestHandler):
@@ -187,7 +189,14 @@ SERVER = textwrap.dedent("""\
                 if not isinstance(body, dict) or not body.get("title"):
                     return self.reply(400, {"title": ["required"]})
                 found["title"] = body["title"]
-                added = self.tracks(body.get("tracks"))
+                sent = body.get("tracks") or []
+                mine = {t["track_id"]: t for t in found["tracks"]}
+                if EDIT_IN_PLACE:
+                    for t in sent:
+                        if t.get("track_id") in mine:
+                            mine[t["track_id"]]["name"] = t.get("name")
+                    sent = [t for t in sent if t.get("track_id") not in mine]
+                added = self.tracks(sent)
                 found["tracks"] = found["tracks"] + added if APPEND else added
                 return self.reply(200, self.shown(found))
             if method == "DELETE":
@@ -242,14 +251,16 @@ def test_signed_up_the_linked_way_the_suite_catches_lost_tracks_and_a_shared_own
          "update replaces tracks": ("APPEND = True", "APPEND = False"),
          "own list shows all": ("ONLY_MINE = True", "ONLY_MINE = False"),
          "plays not counted": ("COUNT_PLAYS = True", "COUNT_PLAYS = False"),
-         "answer unwrapped": ("WRAPPED = True", "WRAPPED = False")})
+         "answer unwrapped": ("WRAPPED = True", "WRAPPED = False"),
+         "track edited in place": ("EDIT_IN_PLACE = False", "EDIT_IN_PLACE = True")})
     good = outcomes["good"]
     rules = {"answers 201": "test_create_playlist_returns_200_with_record",
              "create drops tracks": "test_get_playlist_returns_created_playlist",
              "update replaces tracks": "test_put_playlist_applies_changes",
              "own list shows all": "test_playlists_mine_holds_only_the_users_own",
              "plays not counted": "test_playlists_play_counts_for_the_chosen_track",
-             "answer unwrapped": "test_playlists_play_counts_for_the_chosen_track"}
+             "answer unwrapped": "test_playlists_play_counts_for_the_chosen_track",
+             "track edited in place": "test_update_playlist_does_not_edit_its_tracks_in_place"}
     for variant, name in rules.items():
         assert good.get(name) == "passed", (name, good)
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
