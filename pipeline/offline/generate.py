@@ -20,6 +20,7 @@ from pipeline.offline import (
     gen_batch,
     gen_behaviour,
     gen_derived,
+    gen_draws,
     gen_entry_pages,
     gen_errors,
     gen_flags,
@@ -114,6 +115,8 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
             yield gen_errors.bad_query(w, ep)
         elif static and ep.method == "POST" and not _is_resource_slot(model, ep):
             yield gen_api.static_post(w, ep)
+            yield gen_draws.never_repeats(w, ep)
+            yield gen_draws.all_value_draws(w, ep)
         elif not static and not _is_resource_slot(model, ep):
             yield gen_api.action(w, ep)
             yield gen_item_actions.item_action(w, ep)

@@ -1,0 +1,80 @@
+"""Offline templates for an endpoint that draws one record (a random quiz question) from a
+pool the body narrows.
+
+- A body list of records already drawn ("`previous_question_ids`: the ids of previous
+  questions"): drawing again and again, sending what came before, never gives one of them.
+- A value the document says stands for everything ("`quiz_category_id`: ... (0 represents
+  all categories)"): sent, a record is still drawn.
+
+The drawn record is the documented answer's one record-valued field (`"question": {...}`);
+the records come from what the service holds, so the tests need none of their own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_common import thing
+from pipeline.offline.gen_model import response_doc
+from pipeline.offline.payloads import payload_of
+from pipeline.records import Endpoint
+
+_PREVIOUS = re.compile(r"^(?:previous|prev|seen|used|excluded?)_\w*ids?$", re.I)
+_ALL_VALUE = re.compile(r"\b(-?\d+)\b\s+(?:represents|means|stands\s+for|is|for)\s+(?:all|any|"
+                        r"every)\b", re.I)
+DRAWS = 12
+
+
+def _drawn_key(ep: Endpoint) -> str | None:
+    doc = response_doc(ep)
+    keys = [k for k, v in doc.items() if isinstance(v, dict) and v] if isinstance(doc, dict) \
+        else []
+    return keys[0] if len(keys) == 1 else None
+
+
+def _draw(ep: Endpoint) -> tuple[dict[str, Any], str] | None:
+    body, key = payload_of(ep), _drawn_key(ep)
+    if ep.method != "POST" or "{" in ep.path or body is None or key is None:
+        return None
+    return body, key
+
+
+def never_repeats(w: Writer, ep: Endpoint) -> Case | None:
+    found = _draw(ep)
+    prev = next((k for k in (found[0] if found else {}) if _PREVIOUS.match(k)), None)
+    if found is None or prev is None or not isinstance(found[0][prev], list) \
+            or not w.model.reachable(ep):
+        return None
+    body, key = found
+    case = Case(f"test_{thing(ep.path)}_never_draws_a_previous_{key}", "integration")
+    call = w.call(case, "drawn", ep, {}, "json=body")
+    case.add(*payload_lines("body", body), f"body[{literal(prev)}] = seen = []",
+             f"for _ in range({DRAWS}):", f"    {call}", f"    {status_assert('drawn', ep)}",
+             f"    record = drawn.json().get({literal(key)})",
+             "    if not record:", "        break",
+             f"    assert id_of_record(record, {literal(key)}) not in seen, (record, seen)",
+             f"    seen.append(id_of_record(record, {literal(key)}))",
+             'assert seen, "nothing was drawn"')
+    return case
+
+
+def all_value_draws(w: Writer, ep: Endpoint) -> Case | None:
+    found = _draw(ep)
+    if found is None or not w.model.reachable(ep):
+        return None
+    body, key = found
+    for p in ep.params:
+        m = _ALL_VALUE.search(p.description)
+        if m and p.location == "body" and p.name in body:
+            case = Case(f"test_{thing(ep.path)}_with_{p.name}_{m.group(1)}_draws_from_all",
+                        "api_compliance")
+            value: Any = int(m.group(1))
+            if isinstance(body[p.name], str):
+                value = m.group(1)
+            case.add(*payload_lines("body", body), f"body[{literal(p.name)}] = {literal(value)}",
+                     w.call(case, "drawn", ep, {}, "json=body"), status_assert("drawn", ep),
+                     f"assert drawn.json().get({literal(key)}), drawn.text")
+            return case
+    return None
