@@ -1,8 +1,12 @@
-"""Offline template for a paged list the document counts: walking its pages from the first
-(as the document numbers them) until a page is empty or, where the document says so, not
-found, meets every record once, as many as the documented total says. A page numbered from
-the wrong end, a page that repeats the one before, or a total that counts something else
-fails here; it needs no page size, no order and no record of its own."""
+"""Offline templates for paged lists.
+
+- A paged list the document counts: walking its pages from the first (as the document numbers
+  them) until a page is empty or, where the document says so, not found, meets every record
+  once, as many as the documented total says. A page numbered from the wrong end, a page that
+  repeats the one before, or a total that counts something else fails here; it needs no page
+  size, no order and no record of its own.
+- A paged list under a record: three made under a parent of their own split two and one.
+"""
 
 from __future__ import annotations
 
@@ -124,4 +128,42 @@ def pages_split_new_records(w: Writer, res: Resource) -> Case | None:
              f"    seen += [record[{literal(res.id_field)}] for record in {records}]",
              "assert len(seen) == len(set(seen)), seen",
              "assert set(made) <= set(seen), (made, seen)")
+    return case
+
+
+def nested_pages_split(w: Writer, res: Resource) -> Case | None:
+    """Under a parent of its own, three records paged two at a time: two on the first page,
+    one on the second, each once (a page parameter that is ignored repeats the first)."""
+    ep, parent = res.listing, res.parent
+    names = [p.name for p in ep.params if p.location == "query"] if ep is not None else []
+    page = next((n for n in (*PAGE_PARAMS, "offset", "skip") if n in names), None)
+    size = next((n for n in SIZE_PARAMS if n in names), None)
+    if ep is None or parent is None or page is None or size is None or res.create is None \
+            or not res.creatable or not w.model.reachable(ep) \
+            or not w.model.reachable(res.create):
+        return None
+    case = Case(f"test_{res.noun}s_under_one_{parent.noun}_split_into_pages", "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    ids = [res.id_var]
+    for n in (2, 3):
+        case.add(*payload_lines(f"payload_{n}", w.payload_for(res) or {}))
+        if res.parent_key:
+            case.add(f"payload_{n}[{literal(res.parent_key)}] = {parent.id_var}")
+        case.add(w.call(case, f"made_{n}", res.create, bindings, f"json=payload_{n}",
+                        target=False), status_assert(f"made_{n}", res.create))
+        if not w.take_created(case, res, f"made_{n}", f"payload_{n}", bindings,
+                              f"record_{n}", f"id_{n}"):
+            return None
+        ids.append(f"id_{n}")
+    first, second = ("0", "2") if page in ("offset", "skip") else ("1", "2")
+    for tag, at in (("one", first), ("two", second)):
+        case.add(w.call(case, f"page_{tag}", ep, bindings,
+                        f"params={{{literal(page)}: {at}, {literal(size)}: 2}}"),
+                 status_assert(f"page_{tag}", ep),
+                 f"ids_{tag} = [id_of_record(r, {literal(res.noun)}) "
+                 f"for r in records_in(page_{tag}.json())]")
+    case.add("assert len(ids_one) == 2 and len(ids_two) == 1, (ids_one, ids_two)",
+             f"assert sorted(map(str, ids_one + ids_two)) == sorted(map(str, [{', '.join(ids)}]))")
     return case

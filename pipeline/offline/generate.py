@@ -86,6 +86,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_flows.lifecycle(w, res)
         yield gen_flows.listed_after_create(w, res)
         yield gen_paging.pages_split_new_records(w, res)
+        yield gen_paging.nested_pages_split(w, res)
         yield gen_linked.created_under_parent(w, res)
         yield gen_references.names_what_it_was_sent(w, res)
         yield gen_flows.isolation(w, res)

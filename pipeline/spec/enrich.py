@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import re
 from typing import Any
+from urllib.parse import parse_qsl
 
 from pipeline.records import Endpoint, Param
 from pipeline.spec.leaks import leak_reason
@@ -186,6 +187,31 @@ def example_params(ep: Endpoint) -> None:
         if (name, "body") not in known and re.fullmatch(r"[A-Za-z_][\w.-]*", str(name)):
             typ = "null" if value is None else json_type(type(value).__name__)
             ep.params.append(Param(name=name, location="body", type=typ))
+
+
+def link_params(ep: Endpoint) -> None:
+    """Query parameters a list's documented answer uses in its own links (`"first":
+    "/api/categories/2/recipes?page=1&limit=3"`): the list takes them."""
+    if ep.method != "GET":
+        return
+    pattern = re.sub(r"\\\{[^}]*\\\}", r"[^/?]+", re.escape(ep.path.rstrip("/")))
+    known = {(p.name, p.location) for p in ep.params}
+    for link in _strings(ep.response_example):
+        m = re.fullmatch(rf"(?:https?://[^/]+)?{pattern}/?\?([^#]+)", link)
+        for name, value in parse_qsl(m.group(1)) if m else ():
+            if (name, "query") not in known and re.fullmatch(r"[A-Za-z_][\w-]*", name):
+                known.add((name, "query"))
+                ep.params.append(Param(name=name, location="query", required=False,
+                                       type="integer" if value.isdigit() else "string",
+                                       constraints={"examples": [value]}))
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return [value] if isinstance(value, str) else []
 
 
 def doc_auth(endpoints: list[Endpoint], statements: list[tuple[str, set[tuple[str, str]]]],

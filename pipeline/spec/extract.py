@@ -313,6 +313,7 @@ def _enrich(endpoints: list[Endpoint], blocks: list[Block], by_key: dict[Key, li
     enrich.create_from_replace(endpoints)
     for ep in endpoints:
         enrich.example_params(ep)
+        enrich.link_params(ep)
     enrich.resolve_references(endpoints, objects)
 
 
