@@ -35,6 +35,49 @@ def test_created_stock_movement_appears_in_list(base_url, session, unique):
         session.delete(f"{base_url}/items/{item_id}")
 
 
+def test_deleted_item_leaves_the_items_list(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {
+            "sku": unique("bolt-m8-40"),
+            "name": unique("Hex bolt M8x40"),
+            "category": "fasteners",
+            "quantity": 0,
+            "unit_price": 0.35,
+            "reorder_level": 500,
+        }
+        gone_created = session.post(f"{base_url}/items", json=gone_payload)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {
+            "sku": unique("bolt-m8-40"),
+            "name": unique("Hex bolt M8x40"),
+            "category": "fasteners",
+            "quantity": 0,
+            "unit_price": 0.35,
+            "reorder_level": 500,
+        }
+        kept_created = session.post(f"{base_url}/items", json=kept_payload)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        before = session.get(f"{base_url}/items", params={})
+        assert before.status_code == 200, before.text
+        before_body = before.json()
+        assert gone_id in [record["id"] for record in before_body["items"]] and kept_id in [record["id"] for record in before_body["items"]]
+        removed = session.delete(f"{base_url}/items/{gone_id}")
+        assert removed.status_code == 204, removed.text
+        after = session.get(f"{base_url}/items", params={})
+        assert after.status_code == 200, after.text
+        after_body = after.json()
+        assert gone_id not in [record["id"] for record in after_body["items"]]
+        assert kept_id in [record["id"] for record in after_body["items"]]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/items/{record_id}")
+
+
 def test_item_ids_are_not_reused_after_a_delete(base_url, session, unique):
     created = []
     try:
@@ -291,3 +334,38 @@ def test_two_items_read_back_each_as_itself(base_url, session, unique):
     finally:
         for record_id in created:
             session.delete(f"{base_url}/items/{record_id}")
+
+
+def test_update_item_moves_its_updated_at(base_url, session, unique):
+    payload = {
+        "sku": unique("bolt-m8-40"),
+        "name": unique("Hex bolt M8x40"),
+        "category": "fasteners",
+        "quantity": 1200,
+        "unit_price": 0.35,
+        "reorder_level": 500,
+    }
+    response = session.post(f"{base_url}/items", json=payload)
+    assert response.status_code == 201, response.text
+    item = response.json()
+    item_id = item["id"]
+    try:
+        before = session.get(f"{base_url}/items/{item_id}")
+        assert before.status_code == 200, before.text
+        was = before.json()["updated_at"]
+        import time
+
+        time.sleep(1.1)
+        changes = {
+            "name": unique("Hex bolt M8x40 zinc"),
+            "category": "fasteners",
+            "unit_price": 0.38,
+            "reorder_level": 400,
+        }
+        updated = session.put(f"{base_url}/items/{item_id}", json=changes)
+        assert updated.status_code == 200, updated.text
+        after = session.get(f"{base_url}/items/{item_id}")
+        assert after.status_code == 200, after.text
+        assert after.json()["updated_at"] != was, after.text
+    finally:
+        session.delete(f"{base_url}/items/{item_id}")

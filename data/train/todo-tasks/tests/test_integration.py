@@ -28,6 +28,45 @@ def test_created_todo_appears_in_list(base_url, session, unique):
         session.delete(f"{base_url}/todos/{todo_id}")
 
 
+def test_deleted_todo_leaves_the_todos_list(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {
+            "title": unique("..."),
+            "description": "...",
+            "priority": "high",
+            "due_date": "2024-07-01",
+        }
+        gone_created = session.post(f"{base_url}/todos", json=gone_payload)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {
+            "title": unique("..."),
+            "description": "...",
+            "priority": "high",
+            "due_date": "2024-07-01",
+        }
+        kept_created = session.post(f"{base_url}/todos", json=kept_payload)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        before = session.get(f"{base_url}/todos", params={})
+        assert before.status_code == 200, before.text
+        before_body = before.json()
+        assert gone_id in [record["id"] for record in before_body] and kept_id in [record["id"] for record in before_body]
+        removed = session.delete(f"{base_url}/todos/{gone_id}")
+        assert removed.status_code == 204, removed.text
+        after = session.get(f"{base_url}/todos", params={})
+        assert after.status_code == 200, after.text
+        after_body = after.json()
+        assert gone_id not in [record["id"] for record in after_body]
+        assert kept_id in [record["id"] for record in after_body]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/todos/{record_id}")
+
+
 def test_list_todos_grows_by_one_after_create(base_url, session, unique):
     created = []
     try:
@@ -133,6 +172,30 @@ def test_todo_lifecycle_create_read_update_delete(base_url, session, unique):
         assert gone.status_code == 404, gone.text
     finally:
         session.delete(f"{base_url}/todos/{todo_id}")
+
+
+def test_todos_lists_every_record(base_url, session, unique):
+    created = []
+    try:
+        for _ in range(12):
+            new_payload = {
+                "title": unique("..."),
+                "description": "...",
+                "priority": "high",
+                "due_date": "2024-07-01",
+            }
+            new_created = session.post(f"{base_url}/todos", json=new_payload)
+            assert new_created.status_code == 201, new_created.text
+            new_id = new_created.json()["id"]
+            created.append(new_id)
+        listed = session.get(f"{base_url}/todos")
+        assert listed.status_code == 200, listed.text
+        body = listed.json()
+        ids = [record["id"] for record in body]
+        assert [i for i in created if i not in ids] == [], ids
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/todos/{record_id}")
 
 
 def test_two_todos_read_back_each_as_itself(base_url, session, unique):

@@ -122,6 +122,35 @@ def test_delete_movies_then_read_and_delete_again_return_404(base_url, session, 
             session.delete(f"{base_url}/api/v1/movies/{record_id}/", headers=auth_headers)
 
 
+def test_deleted_movy_leaves_the_movies_list(base_url, session, unique, auth_headers):
+    created = []
+    try:
+        gone_payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+        gone_created = session.post(f"{base_url}/api/v1/movies/", json=gone_payload, headers=auth_headers)
+        assert 200 <= gone_created.status_code < 300, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+        kept_created = session.post(f"{base_url}/api/v1/movies/", json=kept_payload, headers=auth_headers)
+        assert 200 <= kept_created.status_code < 300, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        before = session.get(f"{base_url}/api/v1/movies/", params={"page_size": 100}, headers=auth_headers)
+        assert 200 <= before.status_code < 300, before.text
+        before_body = before.json()
+        assert gone_id in [record["id"] for record in records_in(before_body)] and kept_id in [record["id"] for record in records_in(before_body)]
+        removed = session.delete(f"{base_url}/api/v1/movies/{gone_id}/", headers=auth_headers)
+        assert 200 <= removed.status_code < 300, removed.text
+        after = session.get(f"{base_url}/api/v1/movies/", params={"page_size": 100}, headers=auth_headers)
+        assert 200 <= after.status_code < 300, after.text
+        after_body = after.json()
+        assert gone_id not in [record["id"] for record in records_in(after_body)]
+        assert kept_id in [record["id"] for record in records_in(after_body)]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v1/movies/{record_id}/", headers=auth_headers)
+
+
 def test_movy_ids_are_not_reused_after_a_delete(base_url, session, unique, auth_headers):
     created = []
     try:

@@ -53,6 +53,45 @@ def test_created_registration_appears_in_list(base_url, session, unique):
         session.delete(f"{base_url}/api/v2/events/{event_id}")
 
 
+def test_deleted_event_leaves_the_events_list(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        gone_created = session.post(f"{base_url}/api/v2/events", json=gone_payload)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {
+            "title": unique("Intro to bookbinding"),
+            "location": "Room 2",
+            "starts_at": "2030-09-14T16:00:00Z",
+            "capacity": 12,
+        }
+        kept_created = session.post(f"{base_url}/api/v2/events", json=kept_payload)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        before = session.get(f"{base_url}/api/v2/events", params={"size": 50})
+        assert before.status_code == 200, before.text
+        before_body = before.json()
+        assert gone_id in [record["id"] for record in before_body["items"]] and kept_id in [record["id"] for record in before_body["items"]]
+        removed = session.delete(f"{base_url}/api/v2/events/{gone_id}")
+        assert removed.status_code == 204, removed.text
+        after = session.get(f"{base_url}/api/v2/events", params={"size": 50})
+        assert after.status_code == 200, after.text
+        after_body = after.json()
+        assert gone_id not in [record["id"] for record in after_body["items"]]
+        assert kept_id in [record["id"] for record in after_body["items"]]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v2/events/{record_id}")
+
+
 def test_event_ids_are_not_reused_after_a_delete(base_url, session, unique):
     created = []
     try:

@@ -154,6 +154,47 @@ def test_created_book_appears_in_list(base_url, session, unique):
         session.delete(f"{base_url}/api/books/{book_id}")
 
 
+def test_deleted_book_leaves_the_books_list(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        gone_created = session.post(f"{base_url}/api/books", json=gone_payload)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {
+            "title": unique("Kindred"),
+            "author": "Octavia E. Butler",
+            "isbn": unique("978-0-8070-8305-0"),
+            "year": 1979,
+            "tags": ["Classic"],
+        }
+        kept_created = session.post(f"{base_url}/api/books", json=kept_payload)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        before = session.get(f"{base_url}/api/books", params={"per_page": 100})
+        assert before.status_code == 200, before.text
+        before_body = before.json()
+        assert gone_id in [record["id"] for record in before_body["items"]] and kept_id in [record["id"] for record in before_body["items"]]
+        removed = session.delete(f"{base_url}/api/books/{gone_id}")
+        assert removed.status_code == 204, removed.text
+        after = session.get(f"{base_url}/api/books", params={"per_page": 100})
+        assert after.status_code == 200, after.text
+        after_body = after.json()
+        assert gone_id not in [record["id"] for record in after_body["items"]]
+        assert kept_id in [record["id"] for record in after_body["items"]]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/books/{record_id}")
+
+
 def test_list_books_grows_by_one_after_create(base_url, session, unique):
     created = []
     try:

@@ -82,7 +82,8 @@ def test_get_notes_without_token_returns_401(base_url, session, unique, auth_hea
 def test_login_with_a_wrong_password_is_refused(base_url, session, unique):
     credentials = {"username": unique("zhang_san"), "password": "s3cret-pass"}
     registered = session.post(f"{base_url}/auth/register", json=credentials)
-    assert registered.status_code == 201, registered.text
+    assert 200 <= registered.status_code < 300, registered.text
+    assert credentials["password"] not in registered.text, registered.text
     login = session.post(f"{base_url}/auth/login", json={"username": credentials["username"], "password": credentials["password"]})
     assert login.status_code == 200, login.text
     token = login.json()["access_token"]
@@ -98,7 +99,7 @@ def test_post_auth_login_malformed_json(base_url, session, unique):
     response = session.post(f"{base_url}/auth/login", data='{not json', headers={"Content-Type": "application/json"})
     assert 400 <= response.status_code < 500, response.text
     refused = session.get(f"{base_url}/users/me")
-    assert refused.status_code in (401, 403), refused.text
+    assert refused.status_code in (400, 401, 403), refused.text
     # the same call with a valid body is accepted: the account's token opens it
     account = {'username': unique('zhang_san'), 'password': 's3cret-pass'}
     registered = session.post(f"{base_url}/auth/register", json=account)
@@ -116,7 +117,7 @@ def test_post_auth_register_malformed_json(base_url, session, unique):
     response = session.post(f"{base_url}/auth/register", data='{not json', headers={"Content-Type": "application/json"})
     assert 400 <= response.status_code < 500, response.text
     refused = session.get(f"{base_url}/users/me")
-    assert refused.status_code in (401, 403), refused.text
+    assert refused.status_code in (400, 401, 403), refused.text
     # the same call with a valid body is accepted: the account's token opens it
     account = {'username': unique('zhang_san'), 'password': 's3cret-pass'}
     registered = session.post(f"{base_url}/auth/register", json=account)

@@ -23,6 +23,43 @@ def test_created_note_appears_in_list(base_url, session, unique, auth_headers):
         session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)
 
 
+def test_deleted_note_leaves_the_notes_list(base_url, session, unique, auth_headers):
+    created = []
+    try:
+        gone_payload = {
+            "title": unique("读书清单"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        gone_created = session.post(f"{base_url}/notes", json=gone_payload, headers=auth_headers)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {
+            "title": unique("读书清单"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        kept_created = session.post(f"{base_url}/notes", json=kept_payload, headers=auth_headers)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        before = session.get(f"{base_url}/notes", params={}, headers=auth_headers)
+        assert before.status_code == 200, before.text
+        before_body = before.json()
+        assert gone_id in [record["id"] for record in before_body["items"]] and kept_id in [record["id"] for record in before_body["items"]]
+        removed = session.delete(f"{base_url}/notes/{gone_id}", headers=auth_headers)
+        assert removed.status_code == 204, removed.text
+        after = session.get(f"{base_url}/notes", params={}, headers=auth_headers)
+        assert after.status_code == 200, after.text
+        after_body = after.json()
+        assert gone_id not in [record["id"] for record in after_body["items"]]
+        assert kept_id in [record["id"] for record in after_body["items"]]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/notes/{record_id}", headers=auth_headers)
+
+
 def test_list_notes_grows_by_one_after_create(base_url, session, unique, auth_headers):
     created = []
     try:
@@ -172,7 +209,8 @@ def test_other_user_cannot_read_note(base_url, session, unique, auth_headers, ot
 def test_register_login_use_token_then_logout_revokes_it(base_url, session, unique):
     credentials = {"username": unique("zhang_san"), "password": "s3cret-pass"}
     registered = session.post(f"{base_url}/auth/register", json=credentials)
-    assert registered.status_code == 201, registered.text
+    assert 200 <= registered.status_code < 300, registered.text
+    assert credentials["password"] not in registered.text, registered.text
     login = session.post(f"{base_url}/auth/login", json={"username": credentials["username"], "password": credentials["password"]})
     assert login.status_code == 200, login.text
     token = login.json()["access_token"]
@@ -243,3 +281,30 @@ def test_two_notes_read_back_each_as_itself(base_url, session, unique, auth_head
     finally:
         for record_id in created:
             session.delete(f"{base_url}/notes/{record_id}", headers=auth_headers)
+
+
+def test_update_note_moves_its_updated_at(base_url, session, unique, auth_headers):
+    payload = {"title": unique("读书清单"), "content": "《三体》《活着》", "tags": ["Reading", "books"]}
+    response = session.post(f"{base_url}/notes", json=payload, headers=auth_headers)
+    assert response.status_code == 201, response.text
+    note = response.json()
+    note_id = note["id"]
+    try:
+        before = session.get(f"{base_url}/notes/{note_id}", headers=auth_headers)
+        assert before.status_code == 200, before.text
+        was = before.json()["updated_at"]
+        import time
+
+        time.sleep(1.1)
+        changes = {
+            "title": unique("读书清单 (updated)"),
+            "content": "《三体》《活着》",
+            "tags": ["Reading", "books"],
+        }
+        updated = session.put(f"{base_url}/notes/{note_id}", json=changes, headers=auth_headers)
+        assert updated.status_code == 200, updated.text
+        after = session.get(f"{base_url}/notes/{note_id}", headers=auth_headers)
+        assert after.status_code == 200, after.text
+        assert after.json()["updated_at"] != was, after.text
+    finally:
+        session.delete(f"{base_url}/notes/{note_id}", headers=auth_headers)

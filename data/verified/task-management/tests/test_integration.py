@@ -8,6 +8,35 @@ import pytest  # noqa: F401
 import requests  # noqa: F401
 
 
+def test_deleted_task_leaves_the_tasks_list(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {"title": unique("sample_title"), "priority": "low"}
+        gone_created = session.post(f"{base_url}/api/v1/tasks", json=gone_payload)
+        assert 200 <= gone_created.status_code < 300, gone_created.text
+        gone_id = gone_created.json()["id"]
+        created.append(gone_id)
+        kept_payload = {"title": unique("sample_title"), "priority": "low"}
+        kept_created = session.post(f"{base_url}/api/v1/tasks", json=kept_payload)
+        assert 200 <= kept_created.status_code < 300, kept_created.text
+        kept_id = kept_created.json()["id"]
+        created.append(kept_id)
+        before = session.get(f"{base_url}/api/v1/tasks", params={"limit": 100})
+        assert before.status_code == 200, before.text
+        before_body = before.json()
+        assert gone_id in [record["id"] for record in before_body["tasks"]] and kept_id in [record["id"] for record in before_body["tasks"]]
+        removed = session.delete(f"{base_url}/api/v1/tasks/{gone_id}")
+        assert 200 <= removed.status_code < 300, removed.text
+        after = session.get(f"{base_url}/api/v1/tasks", params={"limit": 100})
+        assert after.status_code == 200, after.text
+        after_body = after.json()
+        assert gone_id not in [record["id"] for record in after_body["tasks"]]
+        assert kept_id in [record["id"] for record in after_body["tasks"]]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/api/v1/tasks/{record_id}")
+
+
 def test_task_ids_are_not_reused_after_a_delete(base_url, session, unique):
     created = []
     try:
@@ -112,3 +141,26 @@ def test_two_tasks_read_back_each_as_itself(base_url, session, unique):
     finally:
         for record_id in created:
             session.delete(f"{base_url}/api/v1/tasks/{record_id}")
+
+
+def test_update_task_moves_its_updated_at(base_url, session, unique):
+    payload = {"title": unique("sample_title"), "priority": "low"}
+    response = session.post(f"{base_url}/api/v1/tasks", json=payload)
+    assert 200 <= response.status_code < 300, response.text
+    task = response.json()
+    task_id = task["id"]
+    try:
+        before = session.get(f"{base_url}/api/v1/tasks/{task_id}")
+        assert before.status_code == 200, before.text
+        was = before.json()["updated_at"]
+        import time
+
+        time.sleep(1.1)
+        changes = {"title": unique("sample_title (updated)"), "priority": "low"}
+        updated = session.put(f"{base_url}/api/v1/tasks/{task_id}", json=changes)
+        assert 200 <= updated.status_code < 300, updated.text
+        after = session.get(f"{base_url}/api/v1/tasks/{task_id}")
+        assert after.status_code == 200, after.text
+        assert after.json()["updated_at"] != was, after.text
+    finally:
+        session.delete(f"{base_url}/api/v1/tasks/{task_id}")

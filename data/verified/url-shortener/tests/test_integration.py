@@ -8,6 +8,41 @@ import pytest  # noqa: F401
 import requests  # noqa: F401
 
 
+def test_deleted_short_link_leaves_the_short_links_list(base_url, session, unique):
+    created = []
+    try:
+        gone_payload = {
+            "url": unique("https://example.com/a/very/long/path"),
+            "code": unique("docs-home"),
+        }
+        gone_created = session.post(f"{base_url}/short-links", json=gone_payload)
+        assert gone_created.status_code == 201, gone_created.text
+        gone_id = gone_created.json()["code"]
+        created.append(gone_id)
+        kept_payload = {
+            "url": unique("https://example.com/a/very/long/path"),
+            "code": unique("docs-home"),
+        }
+        kept_created = session.post(f"{base_url}/short-links", json=kept_payload)
+        assert kept_created.status_code == 201, kept_created.text
+        kept_id = kept_created.json()["code"]
+        created.append(kept_id)
+        before = session.get(f"{base_url}/short-links", params={"limit": 100})
+        assert before.status_code == 200, before.text
+        before_body = before.json()
+        assert gone_id in [record["code"] for record in before_body["items"]] and kept_id in [record["code"] for record in before_body["items"]]
+        removed = session.delete(f"{base_url}/short-links/{gone_id}")
+        assert removed.status_code == 204, removed.text
+        after = session.get(f"{base_url}/short-links", params={"limit": 100})
+        assert after.status_code == 200, after.text
+        after_body = after.json()
+        assert gone_id not in [record["code"] for record in after_body["items"]]
+        assert kept_id in [record["code"] for record in after_body["items"]]
+    finally:
+        for record_id in created:
+            session.delete(f"{base_url}/short-links/{record_id}")
+
+
 def test_list_short_links_grows_by_one_after_create(base_url, session, unique):
     created = []
     try:
