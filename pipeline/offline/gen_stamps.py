@@ -1,22 +1,15 @@
-"""Offline templates for the times a record carries.
-
-- A creation time the document gives as a Unix timestamp ("UTC Unix timestamp of the
-  creation date"): the new record's stamp is the current time in the unit the document names
-  (seconds unless it says milliseconds). A stamp in the wrong unit is a thousand times off; a
-  local time or a fixed value is hours or years off. The window is a day wide, so a service
-  on another clock, or in another time zone, still passes.
-- A last-change time (`modified_at`) moves when the record is updated.
-"""
+"""Offline template for a creation time the document gives as a Unix timestamp ("UTC Unix
+timestamp of the creation date"): the new record's stamp is the current time in the unit the
+document names (seconds unless it says milliseconds). A stamp in the wrong unit is a thousand
+times off; a local time or a fixed value is hours or years off. The window is a day wide, so
+a service on another clock, or in another time zone, still passes."""
 
 from __future__ import annotations
 
 import re
 
-from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
-from pipeline.offline.gen_common import bind
+from pipeline.offline.gen_code import Case, Writer, literal
 from pipeline.offline.gen_model import Resource
-from pipeline.offline.names import snake
-from pipeline.offline.update_bodies import update_payload
 
 _UNIX = re.compile(r"\bunix\b.{0,20}?\b(?:time|timestamp|epoch)|\bepoch\b.{0,20}?\b(?:seconds|"
                    r"milliseconds|time(?:stamp)?)|seconds\s+since\s+(?:the\s+)?(?:unix\s+)?"
@@ -55,32 +48,4 @@ def creation_stamp(w: Writer, res: Resource) -> Case | None:
     case.add(f"stamp = {res.var}[{literal(key)}]",
              "assert isinstance(stamp, (int, float)) and not isinstance(stamp, bool)",
              f"assert abs(stamp - now) < {_DAY_S}{unit}, (stamp, now)")
-    return case
-
-
-_MODIFIED = re.compile(r"^(?:(?:date|last)_?)?(?:modified|updated|changed|edited)(?:_?(?:at|on|"
-                       r"date|time|timestamp))?$", re.I)
-
-
-def update_moves_stamp(w: Writer, res: Resource) -> Case | None:
-    """The record's last-change time (`modified_at`, `updatedAt`) moves when it is updated:
-    read before and after an update made over a second later, the two differ. A service that
-    sets it at creation only keeps the old one."""
-    key = next((k for k in res.fields if _MODIFIED.match(str(k))), None)
-    ep, get = res.update, res.get
-    changes = update_payload(res)
-    if key is None or ep is None or get is None or changes is None or not res.creatable \
-            or not w.model.reachable(ep) or not w.model.reachable(get) or not res.reads_back():
-        return None
-    case = Case(f"test_update_{res.noun}_moves_its_{snake(key)}", "integration")
-    bindings = bind(case, w, ep)
-    if bindings is None:
-        return None
-    case.add(w.call(case, "before", get, bindings, target=False), status_assert("before", get),
-             f"was = {res.record_of('before', get)}[{literal(key)}]",
-             "import time", "", "time.sleep(1.1)",
-             *payload_lines("changes", changes),
-             w.call(case, "updated", ep, bindings, "json=changes"), status_assert("updated", ep),
-             w.call(case, "after", get, bindings, target=False), status_assert("after", get),
-             f"assert {res.record_of('after', get)}[{literal(key)}] != was, after.text")
     return case

@@ -73,7 +73,6 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_reports.update_reports_previous(w, res)
         yield gen_reports.flag_set_and_cleared(w, res)
         yield gen_stamps.creation_stamp(w, res)
-        yield gen_stamps.update_moves_stamp(w, res)
         yield gen_derived.first_part_derived(w, res)
         yield gen_derived.lowercased_identifier(w, res)
         yield gen_shown.created_in_map(w, res)
