@@ -19,6 +19,8 @@ from pathlib import Path
 
 from variant_suite import SERVE_JSON, outcomes_on_variants
 
+from pipeline.offline.generate import generate_cases
+from pipeline.offline.strength import shape_only_code
 from pipeline.spec import extract_spec
 from pipeline.spec.curl import parse_curls
 
@@ -324,3 +326,11 @@ def test_each_test_signs_in_as_the_club_it_made(
     for variant, name in rules.items():
         assert good.get(name) == "passed", (name, good)
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
+
+
+def test_the_relation_the_rows_keep_counts_as_a_value_check() -> None:
+    """Its `all(...)` over the rows is guarded by a length check, so the static reviewer
+    sees a value checked, not a shape (the rows could otherwise be empty)."""
+    cases = generate_cases("clubs", extract_spec(README))
+    (case,) = [c for c in cases if c.name == "test_club_standings_keeps_lost_as_played_less_won"]
+    assert not shape_only_code(case.code, case.name), case.code
