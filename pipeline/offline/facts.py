@@ -36,6 +36,11 @@ class Request:
     path: str | None  # None: the URL is built at run time and cannot be read statically
     query: tuple[str, ...] = ()
     line: int = 0
+    result: str = ""  # the name the answer is assigned to
+    # the names its `headers=`/`auth=` are computed from, through the function's assignments
+    # (`token = login.json()["token"]`, `headers = {...token}`): a credential another
+    # request answered
+    credentials: frozenset[str] = frozenset()
 
     @property
     def target(self) -> Target | None:
@@ -312,8 +317,33 @@ def _looks_like_url(text: str) -> bool:
     return text.startswith(("/", "http://", "https://")) or text.startswith(HOLE + "/")
 
 
+def _sources(func: ast.FunctionDef) -> dict[str, set[str]]:
+    """Each assigned name -> the names its value is computed from (one step)."""
+    out: dict[str, set[str]] = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            out.setdefault(node.targets[0].id, set()).update(
+                n.id for n in ast.walk(node.value) if isinstance(n, ast.Name))
+    return out
+
+
+def _closure(names: set[str], sources: dict[str, set[str]]) -> frozenset[str]:
+    seen, todo = set(names), list(names)
+    while todo:
+        for src in sources.get(todo.pop(), ()):
+            if src not in seen:
+                seen.add(src)
+                todo.append(src)
+    return frozenset(seen)
+
+
 def _requests(func: ast.FunctionDef, env: dict[str, str], params: set[str]) -> list[Request]:
     out: list[Request] = []
+    results = {id(n.value): n.targets[0].id for n in ast.walk(func)
+               if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name)}
+    sources = _sources(func)
     for node in ast.walk(func):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
@@ -327,12 +357,16 @@ def _requests(func: ast.FunctionDef, env: dict[str, str], params: set[str]) -> l
         known = recv_name in CLIENT_NAMES or (recv_name in params and text.startswith(HOLE))
         if method is None or not (known or _looks_like_url(text)):
             continue
+        given = {n.id for k in node.keywords if k.arg in ("headers", "auth")
+                 for n in ast.walk(k.value) if isinstance(n, ast.Name)}
+        flow = {"result": results.get(id(node), ""),
+                "credentials": _closure(given, sources) if given else frozenset()}
         if text == HOLE or not (_looks_like_url(text) or text.startswith(HOLE)):
-            out.append(Request(method, None, (), node.lineno))
+            out.append(Request(method, None, (), node.lineno, **flow))
             continue
         path, query = split_path(text)
         query += _params_kw(node)
-        out.append(Request(method, path, query, node.lineno))
+        out.append(Request(method, path, query, node.lineno, **flow))
     return sorted(out, key=lambda r: r.line)
 
 

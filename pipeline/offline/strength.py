@@ -83,11 +83,13 @@ def behaviour_checks(facts: CodeFacts) -> list[Check]:
 def checked_requests(facts: CodeFacts) -> list[Request]:
     """The test's requests whose outcome a value is checked on: the request a value or length
     check follows, the writes before such a check (the value shows what they stored), and the
-    requests of a side effect seen through a later request (`transitions`)."""
+    requests of a side effect seen through a later request (`transitions`), and a request
+    whose answer is the credential that opened a later request checked for success or by
+    value (a login's token is checked by what it opens)."""
     reqs = facts.requests
     picked: set[int] = set()
     for check in behaviour_checks(facts):
-        owner = max((i for i, r in enumerate(reqs) if r.line <= check.line), default=None)
+        owner = _owner(reqs, check.line)
         if owner is None:
             continue
         picked.add(owner)
@@ -96,7 +98,17 @@ def checked_requests(facts: CodeFacts) -> list[Request]:
     if seen:
         picked.update(i for i, r in enumerate(reqs)
                       if f"{r.method} {r.path}" in seen or r.method in WRITES)
+    opened = picked | {owner for c in facts.checks if c.codes and not c.permissive
+                       and all(200 <= code < 300 for code in c.codes)
+                       if (owner := _owner(reqs, c.line)) is not None}
+    picked.update(i for i, r in enumerate(reqs) if r.result and any(
+        reqs[j].line > r.line and r.result in reqs[j].credentials for j in opened))
     return [reqs[i] for i in sorted(picked)]
+
+
+def _owner(reqs: list[Request], line: int) -> int | None:
+    """The request a check on `line` is about: the closest one on or before it."""
+    return max((i for i, r in enumerate(reqs) if r.line <= line), default=None)
 
 
 def shape_only(facts: CodeFacts) -> bool:

@@ -12,6 +12,10 @@ from pathlib import Path
 
 from variant_suite import SERVE_JSON, outcomes_on_variants
 
+from pipeline.offline.generate import generate_cases
+from pipeline.spec import extract_spec
+from pipeline.stages.coverage import behaviour_endpoints
+
 README = textwrap.dedent("""\
     # Contacts
 
@@ -157,3 +161,17 @@ def test_rules_every_service_keeps_are_checked(
     for variant, name in rules.items():
         assert good.get(name) == "passed", (name, good)
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
+
+
+def test_a_read_without_a_documented_answer_is_what_the_token_opens() -> None:
+    """No protected read documents its answer: the sign-in's token is still checked by a read
+    it opens (any 2xx, the HTTP default), which counts the sign-in as a behaviour tested."""
+    readme = README.replace("All your contacts. Response `200`:\n"
+                            '`[{"id": 1, "name": "Bob", "email": "bob@example.com", '
+                            '"city": "Oslo"}]`', "All your contacts.")
+    assert readme != README
+    spec = extract_spec(readme)
+    case = next(c for c in generate_cases("contacts", spec)
+                if c.name.startswith("test_register_login_"))
+    assert 'headers=headers)\n    assert 200 <= me.status_code < 300' in case.code, case.code
+    assert "POST /signin" in behaviour_endpoints(spec, case)

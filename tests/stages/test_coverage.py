@@ -168,3 +168,31 @@ def test_a_write_sent_by_a_helper_counts_for_the_value_read_after_it() -> None:
             assert client.delete("/books/1").status_code == 404
         """, "DELETE /api/books/{id}", "GET /api/books/{id}")
     assert behaviour_endpoints(BOOKS, status_only) == {"GET /api/books/{id}"}
+
+
+def test_a_token_is_checked_by_the_request_it_opens() -> None:
+    from pipeline.stages.coverage import behaviour_endpoints
+
+    spec = Spec(endpoints=[
+        Endpoint(method="GET", path="/api/token", response_example={"token": "t"}),
+        Endpoint(method="GET", path="/api/books", response_example=[{"title": "Dune"}])])
+    opened = _coded("""\
+        def test_opened(client):
+            issued = client.get("/api/token", auth=("ann", "pw"))
+            token = issued.json()["token"]
+            headers = {"Authorization": f"Bearer {token}"}
+            listed = client.get("/api/books", headers=headers)
+            assert 200 <= listed.status_code < 300
+        """, "GET /api/token", "GET /api/books")
+    assert behaviour_endpoints(spec, opened) == {"GET /api/token"}
+    # a token read but never used, or a request refused with it, checks nothing of it
+    unused = _coded("""\
+        def test_unused(client):
+            issued = client.get("/api/token", auth=("ann", "pw"))
+            token = issued.json()["token"]
+            plain = client.get("/api/books", headers=other_headers)
+            assert plain.status_code == 200
+            refused = client.get("/api/books", headers={"T": token})
+            assert refused.status_code == 401
+        """, "GET /api/token", "GET /api/books")
+    assert behaviour_endpoints(spec, unused) == set()
