@@ -10,6 +10,10 @@ from pathlib import Path
 
 from variant_suite import SERVE_JSON, outcomes_on_variants
 
+from pipeline.offline.generate import generate_cases
+from pipeline.spec import extract_spec
+from pipeline.stages.coverage import behaviour_endpoints
+
 README = textwrap.dedent("""\
     # Cards
 
@@ -68,3 +72,12 @@ def test_draws_never_repeat_and_all_means_all(
     for variant, name in rules.items():
         assert good.get(name) == "passed", (name, good)
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
+
+
+def test_a_draw_that_never_repeats_checks_the_draw_by_value() -> None:
+    """The check inside the draw loop counts (a length check shows the loop drew at all), so
+    the draw endpoint has a behaviour test."""
+    spec = extract_spec(README)
+    (case,) = [c for c in generate_cases("cards", spec)
+               if c.name == "test_draws_never_draws_a_previous_card"]
+    assert behaviour_endpoints(spec, case) == {"POST /draws"}, case.code
