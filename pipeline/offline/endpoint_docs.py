@@ -124,3 +124,30 @@ def has_reference(value: Any, top: bool = True) -> bool:
     if isinstance(value, list):
         return any(has_reference(v, top=False) for v in value)
     return False
+
+
+def envelope_constants(endpoints: list[Endpoint], error_format: Any = None) -> dict[str, bool]:
+    """Answer flags the envelope sets, not a record: a top-level boolean every documented
+    success answer showing it gives one value, and either a documented error body gives
+    the other (`"success": true` / `"success": false`) or every documented answer (three at
+    least, of two collections) shows it (`"success": true` throughout). A record's flag
+    (`"done": false`) neither flips with the outcome nor shows in every answer."""
+    errors = [error_format] + [body for ep in endpoints
+                               for status, body in ep.response_examples.items() if status >= 400]
+    failed = {(k, v) for body in errors if isinstance(body, dict)
+              for k, v in body.items() if isinstance(v, bool)}
+    docs = [(ep, doc) for ep in endpoints if isinstance(doc := response_doc(ep), dict)]
+    out: dict[str, bool] = {}
+    for key in {k for _, doc in docs for k, v in doc.items() if isinstance(v, bool)}:
+        values = {doc[key] for _, doc in docs if key in doc}
+        if len(values) != 1 or not all(isinstance(v, bool) for v in values):
+            continue
+        value = values.pop()
+        holders = [ep for ep, doc in docs if key in doc]
+        places = {next((s for s in reversed(ep.path.split("/")) if s and s[0] != "{"), "")
+                  for ep in holders}
+        flips = (key, not value) in failed and len(holders) >= 2
+        everywhere = len(holders) == len(docs) >= 3 and len(places) >= 2
+        if flips or everywhere:
+            out[key] = value
+    return out

@@ -55,7 +55,7 @@ def static_get(w: Writer, ep: Endpoint) -> Case | None:
     code = success_status(ep)
     if code is None or not w.model.reachable(ep):
         return None
-    checks = body_checks("response", ep)
+    checks = body_checks("response", ep, constants=w.model.envelope)
     if checks:
         checks += constant_checks("body", response_doc(ep))
     suffix = "_with_documented_fields" if checks else ""
@@ -144,7 +144,7 @@ def create(w: Writer, res: Resource) -> Case | None:
                for k, v in (res.payload or {}).items()  # a service never shows a password back
                if "pass" in k.lower() and isinstance(v, str) and len(v) >= 6][:1])
     if res.created_id_key:  # the answer reports the creation: what it documents, nothing more
-        case.add(*body_checks("response", res.create, "answer"))
+        case.add(*body_checks("response", res.create, "answer", w.model.envelope))
         return case
     if res.created_bare:  # the answer is the id; the document's shows which sent value it is
         doc, sent = response_doc(res.create), res.create.request_example
@@ -325,7 +325,7 @@ def action(w: Writer, ep: Endpoint) -> Case | None:
     if 300 <= code < 400:
         case.add(*redirect_checks(w, ep))
     else:
-        case.add(*body_checks("result", ep, "answer"))
+        case.add(*body_checks("result", ep, "answer", w.model.envelope))
     return case
 
 
@@ -350,7 +350,7 @@ def static_post(w: Writer, ep: Endpoint) -> Case | None:
                 "api_compliance")
     case.add(*payload_lines("payload", payload))
     case.add(w.call(case, "response", ep, {}, "json=payload"), status_assert("response", ep))
-    case.add(*body_checks("response", ep))
+    case.add(*body_checks("response", ep, constants=w.model.envelope))
     return case
 
 

@@ -112,12 +112,17 @@ def type_check(value: Any) -> str | None:
     return None
 
 
-def field_asserts(body_var: str, example: dict, limit: int = 6) -> list[str]:
-    """Presence of every documented field, and the type of the first few."""
+def field_asserts(body_var: str, example: dict, limit: int = 6,
+                  constants: dict[str, bool] | None = None) -> list[str]:
+    """Presence of every documented field, and the type of the first few; an envelope flag
+    (`constants`, `"success": true` on every answer) by its value."""
     keys = [k for k in example if isinstance(k, str)]
     if not keys:
         return []
     lines = set_assert(keys, f"set({body_var})")
+    flags = {k: v for k, v in (constants or {}).items() if example.get(k) is v}
+    lines += [f"assert {body_var}[{literal(k)}] is {v}" for k, v in flags.items()]
+    keys = [k for k in keys if k not in flags]
     typed = [(k, type_check(example[k])) for k in keys]
     typed = [(k, "(str, type(None))" if t == "str" and NULLABLE.search(k) else t)
              for k, t in typed]

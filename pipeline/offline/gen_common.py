@@ -80,7 +80,8 @@ def unknown_url(w: Writer, ep: Endpoint) -> tuple[list[str], dict[str, str]]:
     return lines, bindings
 
 
-def body_checks(var: str, ep: Endpoint, body_var: str = "body") -> list[str]:
+def body_checks(var: str, ep: Endpoint, body_var: str = "body",
+                constants: dict[str, bool] | None = None) -> list[str]:
     """Assertions on a success body from the documented example (type, fields).
 
     Records inside a list are not checked in a loop: the list may be empty, and a loop over
@@ -99,7 +100,7 @@ def body_checks(var: str, ep: Endpoint, body_var: str = "body") -> list[str]:
         return lines
     if not isinstance(doc, dict) or not doc:
         return []
-    return lines + field_asserts(body_var, doc) + times
+    return lines + field_asserts(body_var, doc, constants=constants) + times
 
 
 ISO_TIME = r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"
@@ -120,7 +121,7 @@ def record_checks(res: Resource, body_var: str, payload_var: str | None,
     detail view may show other fields than the create's answer)."""
     shown = response_doc(read) if read is not None else None
     fields = shown if isinstance(shown, dict) and res.id_field in shown else res.fields
-    lines = field_asserts(body_var, fields) if fields else []
+    lines = field_asserts(body_var, fields, constants=w.model.envelope) if fields else []
     for key in w.echo_fields(res, payload or {}) if payload_var else []:
         lines.append(f"assert {body_var}[{literal(key)}] == {payload_var}[{literal(key)}]")
     for key in nested_items(payload or {}, fields or {}) if payload_var else []:

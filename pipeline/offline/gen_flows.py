@@ -138,7 +138,7 @@ def action_pair(w: Writer, post: Endpoint, delete: Endpoint) -> Case | None:
     extra = add_payload(case, "body_sent", payload)
     case.add(w.call(case, "started", post, bindings, extra), status_assert("started", post),
              w.call(case, "ended", delete, bindings), status_assert("ended", delete))
-    case.add(*body_checks("ended", delete, "ended_body"))
+    case.add(*body_checks("ended", delete, "ended_body", w.model.envelope))
     return case
 
 

@@ -18,6 +18,7 @@ from pipeline.offline.accounts import login_sources as login_sources
 from pipeline.offline.endpoint_docs import FUTURE_YEAR as FUTURE_YEAR  # re-exported (one home)
 from pipeline.offline.endpoint_docs import UPCOMING as UPCOMING
 from pipeline.offline.endpoint_docs import conflict_code as conflict_code
+from pipeline.offline.endpoint_docs import envelope_constants
 from pipeline.offline.endpoint_docs import error_code as error_code
 from pipeline.offline.endpoint_docs import first_record as first_record
 from pipeline.offline.endpoint_docs import has_reference as has_reference
@@ -256,6 +257,11 @@ class Model:
     by_item: dict[str, Resource]
     register: Endpoint | None = None
     login: Endpoint | None = None
+
+    @property
+    def envelope(self) -> dict[str, bool]:
+        """Flags every answer's envelope sets (`"success": true`): checked by value."""
+        return envelope_constants(self.spec.endpoints, self.spec.error_format)
 
     @property
     def opaque_tokens(self) -> bool:
