@@ -28,6 +28,7 @@ from pipeline.offline import (
     gen_item_actions,
     gen_linked,
     gen_lists,
+    gen_members,
     gen_own_lists,
     gen_pages,
     gen_paging,
@@ -89,6 +90,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_linked.created_under_parent(w, res)
         yield gen_references.names_what_it_was_sent(w, res)
         yield gen_flows.isolation(w, res)
+        yield gen_members.members_by_name(w, res)
 
 
 def _is_resource_slot(model: Model, ep: Endpoint) -> bool:

@@ -1,0 +1,113 @@
+"""Offline template for members added to a record by their user name: a project's
+`contributors` (`POST /projects/{id}/contributors/` with `{"user": "user6"}`, `DELETE` with
+`{"username": "user6"}`), a team's `members`, a board's `collaborators`.
+
+The evidence is the document's own: the record's answer lists the sub-collection's word
+(`"contributors": ["example-name"]`) holding the user name its sign-up example registers,
+and the add (and remove) under that word sends one string. The test signs up a second
+user, adds them by name, finds the name in the sub-collection and in the record, not under
+another record, and, where a remove is documented, no longer after it.
+"""
+
+from __future__ import annotations
+
+from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_model import Resource, response_doc
+from pipeline.offline.names import snake
+from pipeline.records import Endpoint
+
+
+def _one_string(ep: Endpoint | None) -> str | None:
+    """The key of a body of one string (`{"user": "user6"}`)."""
+    body = ep.request_example if ep is not None else None
+    if isinstance(body, dict) and len(body) == 1:
+        key, value = next(iter(body.items()))
+        return key if isinstance(value, str) else None
+    return None
+
+
+def _name_lists(res: Resource, registered: dict) -> list[tuple[str, str]]:
+    """(list field, sign-up key): the record's lists of strings that hold the user name the
+    sign-up example registers (`"contributors": ["example-name"]`)."""
+    doc = response_doc(res.get) if res.get is not None else None
+    out = []
+    for field, value in (doc.items() if isinstance(doc, dict) else ()):
+        if not (isinstance(value, list) and value and all(isinstance(v, str) for v in value)):
+            continue
+        key = next((k for k, v in registered.items() if isinstance(v, str) and v in value), None)
+        if key is not None:
+            out.append((field, key))
+    return out
+
+
+def members_by_name(w: Writer, res: Resource) -> Case | None:
+    reg, item = w.model.register, res.item
+    registered = reg.request_example if reg is not None else None
+    if reg is None or not isinstance(registered, dict) or item is None or res.get is None \
+            or not res.creatable or not w.model.reachable(reg):
+        return None
+    for field, key in _name_lists(res, registered):
+        path = f"{item.rstrip('/')}/{field}"
+        on = {e.method: e for e in w.model.spec.endpoints if e.path.rstrip("/") == path}
+        add, listing, remove = on.get("POST"), on.get("GET"), on.get("DELETE")
+        sent = _one_string(add)
+        if add is None or sent is None or not w.model.reachable(add):
+            continue
+        return _case(w, res, field, key, (add, sent), listing, remove)
+    return None
+
+
+def _case(w: Writer, res: Resource, field: str, key: str, add: tuple[Endpoint, str],
+          listing: Endpoint | None, remove: Endpoint | None) -> Case | None:
+    reg = w.model.register
+    assert reg is not None and res.get is not None
+    case = Case(f"test_{res.noun}_{snake(field)}_added_by_user_name", "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings):
+        return None
+    registered = dict(reg.request_example or {})
+    case.add(f"member = {literal(registered)}",
+             f"member[{literal(key)}] = unique(member[{literal(key)}])",
+             w.call(case, "joined", reg, {}, "json=member", auth=False, target=False),
+             "assert 200 <= joined.status_code < 300, joined.text",
+             f"name = member[{literal(key)}]")
+    ep, sent = add
+    case.add(w.call(case, "added", ep, bindings, f"json={{{literal(sent)}: name}}"),
+             status_assert("added", ep))
+    if listing is not None and w.model.reachable(listing):
+        case.add(w.call(case, "listed", listing, bindings), status_assert("listed", listing),
+                 "assert name in listed.text, listed.text")
+        other = _other_record(case, w, res, bindings)
+        if other is not None:  # added to this record only
+            case.add(w.call(case, "elsewhere", listing, other, target=False),
+                     status_assert("elsewhere", listing),
+                     "assert name not in elsewhere.text, elsewhere.text")
+    case.add(w.call(case, "shown", res.get, bindings, target=False),
+             status_assert("shown", res.get),
+             f"assert name in {res.record_of('shown', res.get)}[{literal(field)}], shown.text")
+    taken = _one_string(remove)
+    if remove is not None and taken is not None and w.model.reachable(remove):
+        case.add(w.call(case, "removed", remove, bindings, f"json={{{literal(taken)}: name}}"),
+                 status_assert("removed", remove),
+                 w.call(case, "after", res.get, bindings, target=False),
+                 status_assert("after", res.get),
+                 f"assert name not in {res.record_of('after', res.get)}[{literal(field)}], "
+                 "after.text")
+    return case
+
+
+def _other_record(case: Case, w: Writer, res: Resource,
+                  bindings: dict[str, str]) -> dict[str, str] | None:
+    """A second record like `res` (deleted at the end): the bindings that point at it."""
+    assert res.create is not None and res.param
+    case.add(*payload_lines("other_payload", w.payload_for(res) or {}),
+             w.call(case, "other_response", res.create, bindings, "json=other_payload",
+                    target=False),
+             status_assert("other_response", res.create))
+    if not w.take_created(case, res, "other_response", "other_payload", bindings,
+                          "other_record", "other_id"):
+        return None
+    other = {**bindings, res.param: "other_id"}
+    if res.delete is not None:
+        case.cleanup.append(w.call(case, "_", res.delete, other, target=False).split(" = ", 1)[1])
+    return other
