@@ -27,7 +27,6 @@ from pipeline.offline.gen_common import (
     records_expr,
     reported_key,
     thing,
-    unknown_url,
 )
 from pipeline.offline.gen_model import (
     PAGE_PARAMS,
@@ -355,44 +354,6 @@ def static_post(w: Writer, ep: Endpoint) -> Case | None:
 
 
 # --- edge cases --------------------------------------------------------------------------
-
-
-def unknown_get(w: Writer, ep: Endpoint) -> Case | None:
-    code = 404 if error_code(ep, 404) else _only_failure(ep)
-    if ep.method != "GET" or not path_params(ep.path) or code is None:
-        return None
-    if not w.model.reachable(ep):
-        return None
-    case = Case(f"test_get_{action_name(w.model, ep)}_unknown_id_returns_{code}", "edge_case")
-    case.add(*known_control(w, case, ep))
-    lines, bindings = unknown_url(w, ep)
-    case.add(*lines, w.call(case, "response", ep, bindings, "allow_redirects=False"),
-             f"assert response.status_code == {code}, response.text",
-             *w.errors("response", code))
-    return case
-
-
-def _only_failure(ep: Endpoint) -> int | None:
-    """The one failure code a read documents, said of any failure ("On failure status code
-    400 (bad request) is returned"): what an id no record has gets."""
-    failures = [c for c in ep.status_codes if 400 <= c < 500]
-    text = str(ep.status_codes.get(failures[0], "")) if len(failures) == 1 else ""
-    return failures[0] if failures == [400] and not re.search(
-        r"param|query|format|invalid|valid|malformed|page|limit", text, re.I) else None
-
-
-def known_control(w: Writer, case: Case, ep: Endpoint) -> list[str]:
-    """Lines that read a record the test created through `ep` and find it (the control: a
-    service that answers 404, or the wrong record, for every id fails here)."""
-    owner = w.model.owner(ep.path)
-    if owner is None or ep is not owner.get or not owner.creatable or owner.id_field is None:
-        return []
-    bindings = bind(case, w, ep)
-    if bindings is None:
-        return []
-    return [w.call(case, "known", ep, bindings), status_assert("known", ep),
-            *[f"assert {owner.id_of(owner.record_of('known', ep), ep)} == {owner.id_var}"][
-                :int(owner.shows_id)]]
 
 
 def _list_case(w: Writer, ep: Endpoint, name: str, params: str) -> tuple[Case, str] | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pipeline.offline.gen_code import (
     Case,
     Writer,
@@ -272,3 +274,52 @@ def missing_token(w: Writer, ep: Endpoint) -> Case | None:
         case.add("assert response.status_code in (401, 403), response.text")
     case.add(*unchanged)
     return case
+
+
+def unknown_get(w: Writer, ep: Endpoint) -> Case | None:
+    """A read of an id no record has: the documented code; where the document gives no
+    failure code at all, a client error of any kind (and the read of a record the test made
+    succeeds, so a read that refuses everything fails)."""
+    code = 404 if error_code(ep, 404) else _only_failure(ep)
+    undocumented = code is None and not any(c >= 400 for c in ep.status_codes)
+    if ep.method != "GET" or not path_params(ep.path) or (code is None and not undocumented):
+        return None
+    if not w.model.reachable(ep):
+        return None
+    words = f"returns_{code}" if code is not None else "is_a_client_error"
+    case = Case(f"test_get_{action_name(w.model, ep)}_unknown_id_{words}", "edge_case")
+    control = known_control(w, case, ep)
+    if code is None and not control:
+        return None
+    case.add(*control)
+    lines, bindings = unknown_url(w, ep)
+    case.add(*lines, w.call(case, "response", ep, bindings, "allow_redirects=False"))
+    if code is None:
+        case.add("assert 400 <= response.status_code < 500, response.text")
+        return case
+    case.add(f"assert response.status_code == {code}, response.text",
+             *w.errors("response", code))
+    return case
+
+
+def _only_failure(ep: Endpoint) -> int | None:
+    """The one failure code a read documents, said of any failure ("On failure status code
+    400 (bad request) is returned"): what an id no record has gets."""
+    failures = [c for c in ep.status_codes if 400 <= c < 500]
+    text = str(ep.status_codes.get(failures[0], "")) if len(failures) == 1 else ""
+    return failures[0] if failures == [400] and not re.search(
+        r"param|query|format|invalid|valid|malformed|page|limit", text, re.I) else None
+
+
+def known_control(w: Writer, case: Case, ep: Endpoint) -> list[str]:
+    """Lines that read a record the test created through `ep` and find it (the control: a
+    service that answers 404, or the wrong record, for every id fails here)."""
+    owner = w.model.owner(ep.path)
+    if owner is None or ep is not owner.get or not owner.creatable or owner.id_field is None:
+        return []
+    bindings = bind(case, w, ep)
+    if bindings is None:
+        return []
+    return [w.call(case, "known", ep, bindings), status_assert("known", ep),
+            *[f"assert {owner.id_of(owner.record_of('known', ep), ep)} == {owner.id_var}"][
+                :int(owner.shows_id)]]

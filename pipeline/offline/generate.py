@@ -126,7 +126,7 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
             yield gen_shown.list_of_shown_record(w, ep)
             yield gen_errors.repeat_conflict(w, ep)
         yield gen_linked.lists_only_linked(w, ep)
-        yield gen_api.unknown_get(w, ep)
+        yield gen_errors.unknown_get(w, ep)
         yield gen_errors.mutate_unknown(w, ep)
     for post in model.spec.endpoints:
         if post.method != "POST" or not path_params(post.path) or _is_resource_slot(model, post):
