@@ -142,7 +142,7 @@ def action_pair(w: Writer, post: Endpoint, delete: Endpoint) -> Case | None:
     return case
 
 
-def _register_lines(case: Case, w: Writer, model: Model) -> list[str] | None:
+def register_lines(case: Case, w: Writer, model: Model) -> list[str] | None:
     """Register a fresh user and log in; leaves `headers` bound. None if undocumented."""
     reg, login = model.register, model.login
     header = header_source(model)
@@ -199,7 +199,7 @@ def wrong_password_refused(w: Writer) -> Case | None:
     if login is None or reg is None or secret is None:
         return None
     case = Case("test_login_with_a_wrong_password_is_refused", "error_handling")
-    if _register_lines(case, w, model) is None:
+    if register_lines(case, w, model) is None:
         return None
     stated = next((c for c, text in sorted(login.status_codes.items())
                    if c != success_status(login) and _BAD_CREDENTIALS.search(str(text))), None)
@@ -226,7 +226,7 @@ def auth_flow(w: Writer) -> Case | None:
     if protected is None:
         return None
     case = Case("test_register_login_and_access_protected_endpoint", "integration")
-    if _register_lines(case, w, model) is None:
+    if register_lines(case, w, model) is None:
         return None
     if not _LOGOUT.search(protected.path):
         call = w.call(case, "me", protected, {}, "headers=headers", auth=False)

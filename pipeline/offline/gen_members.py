@@ -12,6 +12,7 @@ another record, and, where a remove is documented, no longer after it.
 from __future__ import annotations
 
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_flows import register_lines
 from pipeline.offline.gen_model import Resource, response_doc
 from pipeline.offline.names import snake
 from pipeline.records import Endpoint
@@ -40,7 +41,9 @@ def _name_lists(res: Resource, registered: dict) -> list[tuple[str, str]]:
     return out
 
 
-def members_by_name(w: Writer, res: Resource) -> Case | None:
+def _membership(w: Writer, res: Resource) -> tuple[str, str, dict[str, Endpoint]] | None:
+    """(list field, sign-up key, the sub-collection's endpoints by method) where members
+    are added to `res` by name."""
     reg, item = w.model.register, res.item
     registered = reg.request_example if reg is not None else None
     if reg is None or not isinstance(registered, dict) or item is None or res.get is None \
@@ -49,12 +52,57 @@ def members_by_name(w: Writer, res: Resource) -> Case | None:
     for field, key in _name_lists(res, registered):
         path = f"{item.rstrip('/')}/{field}"
         on = {e.method: e for e in w.model.spec.endpoints if e.path.rstrip("/") == path}
-        add, listing, remove = on.get("POST"), on.get("GET"), on.get("DELETE")
-        sent = _one_string(add)
-        if add is None or sent is None or not w.model.reachable(add):
-            continue
-        return _case(w, res, field, key, (add, sent), listing, remove)
+        add = on.get("POST")
+        if add is not None and _one_string(add) is not None and w.model.reachable(add):
+            return field, key, on
     return None
+
+
+def members_by_name(w: Writer, res: Resource) -> Case | None:
+    found = _membership(w, res)
+    if found is None:
+        return None
+    field, key, on = found
+    add = on["POST"]
+    sent = _one_string(add)
+    assert sent is not None
+    return _case(w, res, field, key, (add, sent), on.get("GET"), on.get("DELETE"))
+
+
+def member_not_author(w: Writer, res: Resource, write: Endpoint | None) -> Case | None:
+    """A member of the record above (a project's contributor) who did not write this record
+    (a comment) is refused `write` where the document keeps it to the author, and the record
+    stays; it still reads it where reading is open to members."""
+    write = write if write is not None and write.owner_only else None
+    above = next((a for a in reversed(res.chain()[:-1]) if _membership(w, a)), None)
+    if write is None or above is None or res.get is None or not w.model.reachable(write):
+        return None
+    field, key, on = _membership(w, above) or ("", "", {})
+    add = on["POST"]
+    verb = {"DELETE": "delete", "PUT": "replace", "PATCH": "edit"}[write.method]
+    case = Case(f"test_{above.noun}_{snake(field)}_member_cannot_{verb}_{res.noun}_of_another",
+                "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, res, bindings) or register_lines(case, w, w.model) is None:
+        return None
+    case.add(w.call(case, "added", add, bindings,
+                    f"json={{{literal(_one_string(add))}: credentials[{literal(key)}]}}",
+                    target=False),
+             status_assert("added", add))
+    if not res.get.owner_only:
+        case.add(w.call(case, "seen", res.get, bindings, "headers=headers", auth=False,
+                        target=False),
+                 "assert 200 <= seen.status_code < 300, seen.text")
+    extra = "headers=headers"
+    if write.method != "DELETE":
+        case.add(*payload_lines("changes", w.payload_for(res) or {}))
+        extra = "json=changes, headers=headers"
+    case.add(w.call(case, "refused", write, bindings, extra, auth=False),
+             "assert 400 <= refused.status_code < 500, refused.text",
+             w.call(case, "kept", res.get, bindings, target=False),
+             status_assert("kept", res.get),
+             f"assert {res.id_of(res.record_of('kept', res.get), res.get)} == {res.id_var}")
+    return case
 
 
 def _case(w: Writer, res: Resource, field: str, key: str, add: tuple[Endpoint, str],

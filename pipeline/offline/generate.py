@@ -91,6 +91,8 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_references.names_what_it_was_sent(w, res)
         yield gen_flows.isolation(w, res)
         yield gen_members.members_by_name(w, res)
+        yield gen_members.member_not_author(w, res, res.update)
+        yield gen_members.member_not_author(w, res, res.delete)
 
 
 def _is_resource_slot(model: Model, ep: Endpoint) -> bool:

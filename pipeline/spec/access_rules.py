@@ -79,6 +79,28 @@ def apply_owner_rules(endpoints: list[Endpoint], markdown_text: str) -> None:
                 lists = {e.path.rstrip("/") for e in mine if e.method == "GET"}
                 mine += [e for e in endpoints if e.method == "GET" and "{" in e.path
                          and re.sub(r"/\{[^{}/]+\}/?$", "", e.path) in lists]
+            for new in _named_calls(sentence, mine, number):  # beside the record's calls
+                at = max(i for i, e in enumerate(endpoints) if e.path == new.path)
+                endpoints.insert(at + 1, new)
+            mine = [e for e in endpoints if start <= e.line <= end] + mine
             for ep in mine:  # a record's calls: a list or a create of one's own is no rule
                 if ep.method in methods and "{" in ep.path:
                     ep.owner_only = True
+
+
+_NAMED = re.compile(r"\b(PUT|PATCH|DELETE)\b")
+
+
+def _named_calls(sentence: str, mine: list[Endpoint], line: int) -> list[Endpoint]:
+    """Calls the rule names by method on the one record its section defines, where the
+    section lists no such call ("Only the author of the comment can make PUT, PATCH, and
+    DELETE requests" under the comment's read): they exist, kept to the author."""
+    items = {e.path for e in mine if "{" in e.path}
+    if len(items) != 1:
+        return []
+    path = items.pop()
+    read = next((e for e in mine if e.path == path and e.method == "GET"), None)
+    have = {e.method for e in mine if e.path == path}
+    return [Endpoint(method=m, path=path, line=line, summary=sentence.strip(),
+                     auth_required=read.auth_required if read is not None else None)
+            for m in dict.fromkeys(_NAMED.findall(sentence)) if m not in have]

@@ -1,7 +1,9 @@
 """Members added to a record by their user name (a team's `members`): the suite signs up a
 second user, adds them by name, and sees the name under the team, not under another team,
 and gone after the documented removal. It catches a member list that ignores the team, a
-removal that keeps the member, and an add that is answered but not stored."""
+removal that keeps the member, and an add that is answered but not stored; and, where only
+a record's author may change it ("Only the author of the note can make PUT and DELETE
+requests"), a member who is not its author allowed to."""
 
 from __future__ import annotations
 
@@ -50,6 +52,16 @@ README = textwrap.dedent("""\
       ```json
       {"login": "lee"}
       ```
+
+    ## POST /teams/{team_id}/notes
+
+    Request: `{"text": "Bring oars"}`. Response `201`: `{"id": 9, "text": "Bring oars"}`.
+
+    ## GET /teams/{team_id}/notes/{note_id}
+
+    Members read a note. Response `200`: `{"id": 9, "text": "Bring oars", "author": "kim"}`.
+
+    Only the author of the note can make PUT and DELETE requests.
     """)
 
 SERVER = textwrap.dedent("""\
@@ -60,10 +72,11 @@ SERVER = textwrap.dedent("""\
     SCOPED = True
     REMOVES = True
     STORES = True
+    AUTHOR_ONLY = True
 
     class H(BaseHTTPRequestHandler):
         def route(self, method):
-            body = self.body() if method in ("POST", "DELETE") else None
+            body = self.body() if method in ("POST", "PUT", "DELETE") else None
             body = body if isinstance(body, dict) else {}
             if self.path == "/users" and method == "POST":
                 if not body.get("login") or body["login"] in USERS:
@@ -84,6 +97,28 @@ SERVER = textwrap.dedent("""\
                 new = len(TEAMS) + 1
                 TEAMS[new] = {"id": new, "title": body.get("title"), "members": [who]}
                 return self.reply(201, {"id": new, "title": body.get("title")})
+            n = re.fullmatch(r"/teams/(\\d+)/notes(?:/(\\d+))?", self.path)
+            if n:
+                team = TEAMS.get(int(n.group(1)))
+                if team is None or who not in team["members"]:
+                    return self.reply(404, {"error": "not a team of yours"})
+                notes = team.setdefault("notes", {})
+                if n.group(2) is None and method == "POST":
+                    new = sum(len(t.get("notes", {})) for t in TEAMS.values()) + 1
+                    notes[new] = {"id": new, "text": body.get("text"), "author": who}
+                    return self.reply(201, {"id": new, "text": body.get("text")})
+                note = notes.get(int(n.group(2) or 0))
+                if note is None:
+                    return self.reply(404, {"error": "no such note"})
+                if method == "GET":
+                    return self.reply(200, note)
+                if AUTHOR_ONLY and note["author"] != who:
+                    return self.reply(403, {"error": "not yours"})
+                if method == "DELETE":
+                    del notes[note["id"]]
+                    return self.reply(204, None)
+                note["text"] = body.get("text", note["text"])
+                return self.reply(200, note)
             m = re.fullmatch(r"/teams/(\\d+)(/members)?", self.path)
             team = TEAMS.get(int(m.group(1))) if m else None
             if team is None:
@@ -113,6 +148,9 @@ SERVER = textwrap.dedent("""\
 
         def do_DELETE(self):
             self.route("DELETE")
+
+        def do_PUT(self):
+            self.route("PUT")
     """) + SERVE_JSON
 
 
@@ -122,8 +160,15 @@ def test_members_added_by_name_are_checked_under_their_own_record(
         tmp_path, task_factory, "teams", README, SERVER,
         {"unscoped": ("SCOPED = True", "SCOPED = False"),
          "kept": ("REMOVES = True", "REMOVES = False"),
-         "not stored": ("STORES = True", "STORES = False")})
+         "not stored": ("STORES = True", "STORES = False"),
+         "any member": ("AUTHOR_ONLY = True", "AUTHOR_ONLY = False")})
     name = "test_team_members_added_by_user_name"
     assert outcomes["good"].get(name) == "passed", outcomes["good"]
     for variant in ("unscoped", "kept", "not stored"):
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
+    # the author-only calls the rule names, though the section lists only the read
+    for verb in ("delete", "replace"):
+        rule = f"test_team_members_member_cannot_{verb}_note_of_another"
+        assert outcomes["good"].get(rule) == "passed", outcomes["good"]
+        assert outcomes["any member"][rule] == "failed", outcomes["any member"]
+        assert outcomes["kept"][rule] == "passed"

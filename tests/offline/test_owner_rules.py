@@ -240,3 +240,20 @@ def test_a_rule_on_details_in_a_list_section_marks_the_read_of_one_record() -> N
         """)
     marked = {f"{e.method} {e.path}" for e in extract_spec(doc).endpoints if e.owner_only}
     assert marked == {"GET /api/projects/{project_id}/"}, marked
+
+
+def test_calls_a_rule_names_by_method_exist_beside_the_read_it_follows() -> None:
+    doc = textwrap.dedent("""\
+        # Notes
+
+        ## GET /notes/{id}
+
+        Read a note. Only the author of the note can make PUT and DELETE requests.
+
+        ## GET /tags/{id}
+
+        Read a tag. Everyone can make PUT requests.
+        """)
+    eps = [(e.method, e.path, e.owner_only) for e in extract_spec(doc).endpoints]
+    assert eps == [("GET", "/notes/{id}", False), ("PUT", "/notes/{id}", True),
+                   ("DELETE", "/notes/{id}", True), ("GET", "/tags/{id}", False)]
