@@ -159,3 +159,41 @@ def _other_record(case: Case, w: Writer, res: Resource,
     if res.delete is not None:
         case.cleanup.append(w.call(case, "_", res.delete, other, target=False).split(" = ", 1)[1])
     return other
+
+
+def member_is_the_author(w: Writer, res: Resource) -> Case | None:
+    """A record a member makes under another user's record (a contributor's comment on
+    the project author's issue) names the member as its author: the field the document
+    shows holding the signed-up user's name (`"author_username": "example-name"`)."""
+    reg, parent = w.model.register, res.parent
+    registered = reg.request_example if reg is not None else None
+    shown = response_doc(res.get) if res.get is not None else None
+    if not isinstance(registered, dict) or not isinstance(shown, dict) or parent is None \
+            or res.create is None or res.get is None or not res.creatable:
+        return None
+    field, key = next(((f, k) for f, v in shown.items() for k, r in registered.items()
+                       if isinstance(v, str) and v and v == r), (None, None))
+    above = next((a for a in reversed(res.chain()[:-1]) if _membership(w, a)), None)
+    if field is None or key is None or above is None:
+        return None
+    add = (_membership(w, above) or ("", "", {}))[2]["POST"]
+    case = Case(f"test_{res.noun}_made_by_a_{above.noun}_member_names_them_as_{snake(field)}",
+                "integration")
+    bindings: dict[str, str] = {}
+    if not w.create_chain(case, parent, bindings) or register_lines(case, w, w.model) is None:
+        return None
+    case.add(w.call(case, "added", add, bindings,
+                    f"json={{{literal(_one_string(add))}: credentials[{literal(key)}]}}",
+                    target=False),
+             status_assert("added", add),
+             *payload_lines("payload", w.payload_for(res) or {}),
+             w.call(case, "response", res.create, bindings, "json=payload, headers=headers",
+                    auth=False),
+             status_assert("response", res.create))
+    if not w.take_created(case, res, "response", "payload", bindings):
+        return None
+    case.add(w.call(case, "read", res.get, bindings),
+             status_assert("read", res.get),
+             f"assert {res.record_of('read', res.get)}[{literal(field)}] == "
+             f"credentials[{literal(key)}], read.text")
+    return case

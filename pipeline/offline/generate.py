@@ -93,6 +93,7 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_members.members_by_name(w, res)
         yield gen_members.member_not_author(w, res, res.update)
         yield gen_members.member_not_author(w, res, res.delete)
+        yield gen_members.member_is_the_author(w, res)
 
 
 def _is_resource_slot(model: Model, ep: Endpoint) -> bool:

@@ -3,7 +3,8 @@ second user, adds them by name, and sees the name under the team, not under anot
 and gone after the documented removal. It catches a member list that ignores the team, a
 removal that keeps the member, and an add that is answered but not stored; and, where only
 a record's author may change it ("Only the author of the note can make PUT and DELETE
-requests"), a member who is not its author allowed to."""
+requests"), a member who is not its author allowed to, and a member's note filed under the
+team's creator as its author."""
 
 from __future__ import annotations
 
@@ -161,7 +162,8 @@ def test_members_added_by_name_are_checked_under_their_own_record(
         {"unscoped": ("SCOPED = True", "SCOPED = False"),
          "kept": ("REMOVES = True", "REMOVES = False"),
          "not stored": ("STORES = True", "STORES = False"),
-         "any member": ("AUTHOR_ONLY = True", "AUTHOR_ONLY = False")})
+         "any member": ("AUTHOR_ONLY = True", "AUTHOR_ONLY = False"),
+         "team's author": ('"author": who}', '"author": team["members"][0]}')})
     name = "test_team_members_added_by_user_name"
     assert outcomes["good"].get(name) == "passed", outcomes["good"]
     for variant in ("unscoped", "kept", "not stored"):
@@ -172,3 +174,7 @@ def test_members_added_by_name_are_checked_under_their_own_record(
         assert outcomes["good"].get(rule) == "passed", outcomes["good"]
         assert outcomes["any member"][rule] == "failed", outcomes["any member"]
         assert outcomes["kept"][rule] == "passed"
+    made = "test_note_made_by_a_team_member_names_them_as_author"
+    assert outcomes["good"].get(made) == "passed", outcomes["good"]
+    assert outcomes["team's author"][made] == "failed", outcomes["team's author"]
+    assert outcomes["any member"][made] == "passed"
