@@ -4,7 +4,8 @@ pool the body narrows.
 - A body list of records already drawn ("`previous_question_ids`: the ids of previous
   questions"): drawing again and again, sending what came before, never gives one of them.
 - A value the document says stands for everything ("`quiz_category_id`: ... (0 represents
-  all categories)"): sent, a record is still drawn.
+  all categories)"): sent, and drawn until the pool is spent, records of more than one
+  category come (where the drawn record shows its category; else a record is drawn).
 
 The drawn record is the documented answer's one record-valued field (`"question": {...}`);
 the records come from what the service holds, so the tests need none of their own.
@@ -73,8 +74,36 @@ def all_value_draws(w: Writer, ep: Endpoint) -> Case | None:
             value: Any = int(m.group(1))
             if isinstance(body[p.name], str):
                 value = m.group(1)
-            case.add(*payload_lines("body", body), f"body[{literal(p.name)}] = {literal(value)}",
-                     w.call(case, "drawn", ep, {}, "json=body"), status_assert("drawn", ep),
-                     f"assert drawn.json().get({literal(key)}), drawn.text")
+            case.add(*payload_lines("body", body), f"body[{literal(p.name)}] = {literal(value)}")
+            spread = _spread(ep, body, key, p.name)
+            if spread is None:
+                case.add(w.call(case, "drawn", ep, {}, "json=body"), status_assert("drawn", ep),
+                         f"assert drawn.json().get({literal(key)}), drawn.text")
+                return case
+            prev, field = spread
+            call = w.call(case, "drawn", ep, {}, "json=body")
+            case.add(f"body[{literal(prev)}] = seen = []", "values = set()",
+                     f"for _ in range({POOL}):", f"    {call}",
+                     f"    {status_assert('drawn', ep)}",
+                     f"    record = drawn.json().get({literal(key)})",
+                     "    if not record:", "        break",
+                     f"    seen.append(id_of_record(record, {literal(key)}))",
+                     f"    values.add(str(record[{literal(field)}]))",
+                     "assert len(values) >= 2, (values, seen)")
             return case
     return None
+
+
+POOL = 200
+
+
+def _spread(ep: Endpoint, body: dict[str, Any], key: str, name: str) -> tuple[str, str] | None:
+    """(the previous-ids key, the drawn record's field the narrowing value names): with both,
+    drawing until the pool is spent shows records of more than one value (`category_id`
+    for `quiz_category_id`), so "all" draws from all, not from one."""
+    doc = response_doc(ep)
+    record = doc.get(key) if isinstance(doc, dict) else None
+    prev = next((k for k in body if _PREVIOUS.match(k) and isinstance(body[k], list)), None)
+    field = next((k for k in record if len(k) > 2 and name.endswith(k)), None) \
+        if isinstance(record, dict) else None
+    return (prev, field) if prev is not None and field is not None else None

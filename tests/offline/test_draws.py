@@ -65,10 +65,13 @@ def test_draws_never_repeat_and_all_means_all(
     outcomes = outcomes_on_variants(
         tmp_path, task_factory, "cards", README, SERVER,
         {"repeats": ("SKIP_PREVIOUS = True", "SKIP_PREVIOUS = False"),
-         "zero is a deck": ("ZERO_IS_ALL = True", "ZERO_IS_ALL = False")})
+         "zero is a deck": ("ZERO_IS_ALL = True", "ZERO_IS_ALL = False"),
+         "zero is the first deck": ("(deck == 0 and ZERO_IS_ALL)",
+                                    "(deck == 0 and c[\"deck_id\"] == 1)")})
     good = outcomes["good"]
     rules = {"repeats": "test_draws_never_draws_a_previous_card",
-             "zero is a deck": "test_draws_with_deck_id_0_draws_from_all"}
+             "zero is a deck": "test_draws_with_deck_id_0_draws_from_all",
+             "zero is the first deck": "test_draws_with_deck_id_0_draws_from_all"}
     for variant, name in rules.items():
         assert good.get(name) == "passed", (name, good)
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
@@ -78,6 +81,7 @@ def test_a_draw_that_never_repeats_checks_the_draw_by_value() -> None:
     """The check inside the draw loop counts (a length check shows the loop drew at all), so
     the draw endpoint has a behaviour test."""
     spec = extract_spec(README)
-    (case,) = [c for c in generate_cases("cards", spec)
-               if c.name == "test_draws_never_draws_a_previous_card"]
-    assert behaviour_endpoints(spec, case) == {"POST /draws"}, case.code
+    for name in ("test_draws_never_draws_a_previous_card",
+                 "test_draws_with_deck_id_0_draws_from_all"):
+        (case,) = [c for c in generate_cases("cards", spec) if c.name == name]
+        assert behaviour_endpoints(spec, case) == {"POST /draws"}, case.code
