@@ -19,6 +19,7 @@ from pipeline.offline import (
     gen_basic,
     gen_batch,
     gen_behaviour,
+    gen_catalogue,
     gen_derived,
     gen_draws,
     gen_entry_pages,
@@ -111,6 +112,7 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         static = not path_params(ep.path)
         if static and ep.method == "GET":
             yield gen_api.static_get(w, ep)
+            yield gen_catalogue.catalogue_keys_address(w, ep)
             yield gen_linked.filter_by_listed_value(w, ep)
             yield gen_own_lists.own_list(w, ep)
             yield gen_api.search_no_match(w, ep)
