@@ -77,18 +77,13 @@ def member_not_author(w: Writer, res: Resource, write: Endpoint | None) -> Case 
     above = next((a for a in reversed(res.chain()[:-1]) if _membership(w, a)), None)
     if write is None or above is None or res.get is None or not w.model.reachable(write):
         return None
-    field, key, on = _membership(w, above) or ("", "", {})
-    add = on["POST"]
+    field = (_membership(w, above) or ("", "", {}))[0]
     verb = {"DELETE": "delete", "PUT": "replace", "PATCH": "edit"}[write.method]
     case = Case(f"test_{above.noun}_{snake(field)}_member_cannot_{verb}_{res.noun}_of_another",
                 "integration")
     bindings: dict[str, str] = {}
-    if not w.create_chain(case, res, bindings) or register_lines(case, w, w.model) is None:
+    if not w.create_chain(case, res, bindings) or not _new_member(case, w, above, bindings):
         return None
-    case.add(w.call(case, "added", add, bindings,
-                    f"json={{{literal(_one_string(add))}: credentials[{literal(key)}]}}",
-                    target=False),
-             status_assert("added", add))
     if not res.get.owner_only:
         case.add(w.call(case, "seen", res.get, bindings, "headers=headers", auth=False,
                         target=False),
@@ -176,17 +171,12 @@ def member_is_the_author(w: Writer, res: Resource) -> Case | None:
     above = next((a for a in reversed(res.chain()[:-1]) if _membership(w, a)), None)
     if field is None or key is None or above is None:
         return None
-    add = (_membership(w, above) or ("", "", {}))[2]["POST"]
     case = Case(f"test_{res.noun}_made_by_a_{above.noun}_member_names_them_as_{snake(field)}",
                 "integration")
     bindings: dict[str, str] = {}
-    if not w.create_chain(case, parent, bindings) or register_lines(case, w, w.model) is None:
+    if not w.create_chain(case, parent, bindings) or not _new_member(case, w, above, bindings):
         return None
-    case.add(w.call(case, "added", add, bindings,
-                    f"json={{{literal(_one_string(add))}: credentials[{literal(key)}]}}",
-                    target=False),
-             status_assert("added", add),
-             *payload_lines("payload", w.payload_for(res) or {}),
+    case.add(*payload_lines("payload", w.payload_for(res) or {}),
              w.call(case, "response", res.create, bindings, "json=payload, headers=headers",
                     auth=False),
              status_assert("response", res.create))
@@ -197,3 +187,18 @@ def member_is_the_author(w: Writer, res: Resource) -> Case | None:
              f"assert {res.record_of('read', res.get)}[{literal(field)}] == "
              f"credentials[{literal(key)}], read.text")
     return case
+
+
+def _new_member(case: Case, w: Writer, above: Resource, bindings: dict[str, str]) -> bool:
+    """Sign up and sign in a second user (`credentials`, `headers`) and add them by name as
+    a member of `above`, the record `bindings` names."""
+    found = _membership(w, above)
+    if found is None or register_lines(case, w, w.model) is None:
+        return False
+    _, key, on = found
+    add = on["POST"]
+    case.add(w.call(case, "added", add, bindings,
+                    f"json={{{literal(_one_string(add))}: credentials[{literal(key)}]}}",
+                    target=False),
+             status_assert("added", add))
+    return True
