@@ -48,7 +48,9 @@ def unique_like(template="item"):
     out = []
     for byte, char in zip(pool, template):
         if char.isdigit() and char.isascii():
-            out.append(str(byte % 10))
+            # a leading zero the template has not: a service may read digits as a number
+            first = ("0" if char == "0" else str(1 + byte % 9)) if not out else None
+            out.append(first or str(byte % 10))
         elif hexish:
             out.append("abcdef"[byte % 6])
         elif char.isascii() and char.isalpha():

@@ -103,6 +103,23 @@ def state_of(record, verb):
     return None
 
 
+def test_get_movy_unknown_id_is_a_client_error(base_url, session, unique, auth_headers):
+    payload = {"title": unique("Ant Man and The Wasp"), "genre": "Action", "year": 2018}
+    response = session.post(f"{base_url}/api/v1/movies/", json=payload, headers=auth_headers)
+    assert 200 <= response.status_code < 300, response.text
+    movy = response.json()
+    movy_id = movy["id"]
+    try:
+        known = session.get(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
+        assert 200 <= known.status_code < 300, known.text
+        assert id_of_record(record_in(known.json()), "movy") == movy_id
+        unknown_movie_id = 999999999
+        response = session.get(f"{base_url}/api/v1/movies/{unknown_movie_id}/", allow_redirects=False, headers=auth_headers)
+        assert 400 <= response.status_code < 500, response.text
+    finally:
+        session.delete(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
+
+
 def test_list_movies_page_size_and_page_split_the_list(base_url, session, unique, auth_headers):
     created = []
     try:

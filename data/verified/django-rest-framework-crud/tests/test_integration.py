@@ -210,6 +210,27 @@ def test_movy_lifecycle_create_read_update_delete(base_url, session, unique, aut
         session.delete(f"{base_url}/api/v1/movies/{movy_id}/", headers=auth_headers)
 
 
+def test_register_login_and_access_protected_endpoint(base_url, session, unique):
+    credentials = {
+        "email": unique("example@email.com"),
+        "username": unique("PERSON123"),
+        "password": "PASS@123",
+        "password2": "PASS@123",
+        "first_name": unique("first"),
+        "last_name": unique("last"),
+    }
+    registered = session.post(f"{base_url}/api/v1/auth/register/", json=credentials)
+    assert 200 <= registered.status_code < 300, registered.text
+    assert credentials["password"] not in registered.text, registered.text
+    login = session.post(f"{base_url}/api/v1/auth/token/", json={"username": credentials["username"], "password": credentials["password"]})
+    assert 200 <= login.status_code < 300, login.text
+    token = login.json()["access"]
+    assert isinstance(token, str) and token
+    headers = {"Authorization": f"Bearer {token}"}
+    me = session.get(f"{base_url}/api/v1/movies/", headers=headers)
+    assert 200 <= me.status_code < 300, me.text
+
+
 def test_two_movys_read_back_each_as_itself(base_url, session, unique, auth_headers):
     created = []
     try:
