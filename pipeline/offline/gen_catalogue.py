@@ -50,3 +50,42 @@ def catalogue_keys_address(w: Writer, ep: Endpoint) -> Case | None:
     if echo is not None:
         case.add(f"assert str(opened.json()[{literal(echo)}]) == str(key), opened.text")
     return case
+
+
+def _map_fields(ep: Endpoint) -> list[str]:
+    """Top-level answer fields that are maps (an example's object, a schema's `object`)."""
+    doc = response_doc(ep)
+    if isinstance(doc, dict):
+        return [k for k, v in doc.items() if isinstance(v, dict) and v]
+    props = (ep.response_schema or {}).get("properties") or {}
+    return [k for k, sub in props.items() if isinstance(sub, dict) and sub.get("type") == "object"]
+
+
+def catalogue_values_accepted(w: Writer, ep: Endpoint) -> Case | None:
+    """A map the service answers (`"language": {"python": "Python", ...}`, "keys are the
+    language aliases") whose name is a string field a create takes: a key of it, sent as
+    that field, is stored (the record shows it), not only the document's example value."""
+    if ep.method != "GET" or "{" in ep.path or not w.model.reachable(ep):
+        return None
+    for key in _map_fields(ep):
+        res = next((r for r in w.model.resources if r.creatable and r.create is not None
+                    and key in r.fields and w.model.reachable(r.create)
+                    and (isinstance((r.payload or {}).get(key), str) or any(
+                        p.name == key and p.location == "body"
+                        and (p.type or "string").lower() in ("string", "str")
+                        for p in r.create.params))), None)
+        if res is None:
+            continue
+        example = (res.payload or {}).get(key)
+        case = Case(f"test_{res.noun}_{key}_takes_a_key_of_the_{thing(ep.path) or 'root'}_"
+                    f"{key}", "integration")
+        case.add(w.call(case, "catalogue", ep, {}, target=False),
+                 status_assert("catalogue", ep),
+                 f"known = catalogue.json()[{literal(key)}]",
+                 "assert isinstance(known, dict) and len(known) >= 2, catalogue.text",
+                 f"value = next(k for k in sorted(known, reverse=True) if k != {literal(example)})")
+        if not w.create_chain(case, res, {}, overrides={key: "value"}):
+            return None
+        case.add(f"assert {res.var}[{literal(key)}] == value, response.text")
+        return case
+    return None

@@ -113,6 +113,7 @@ def _endpoint_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         if static and ep.method == "GET":
             yield gen_api.static_get(w, ep)
             yield gen_catalogue.catalogue_keys_address(w, ep)
+            yield gen_catalogue.catalogue_values_accepted(w, ep)
             yield gen_linked.filter_by_listed_value(w, ep)
             yield gen_own_lists.own_list(w, ep)
             yield gen_api.search_no_match(w, ep)

@@ -55,3 +55,60 @@ def test_catalogue_keys_open_what_they_name(
     assert outcomes["good"].get(name) == "passed", outcomes["good"]
     for variant in ("list", "not named back"):
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
+
+
+SNIPPETS = textwrap.dedent("""\
+    # Snippets
+
+    ## GET /
+
+    Response `200`: `{"version": "1.0", "language": {"py": "Python", "rb": "Ruby", "txt": "Text"}}`
+
+    ## POST /snippets
+
+    Request: `{"code": "print(1)", "language": "txt"}`.
+    Response `201`: `{"id": 1, "code": "print(1)", "language": "txt"}`
+
+    ## GET /snippets/{id}
+
+    Response `200`: `{"id": 1, "code": "print(1)", "language": "txt"}`
+    """)
+
+SNIPPET_SERVER = textwrap.dedent("""\
+    import json, os
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    LANGUAGES = {"py": "Python", "rb": "Ruby", "txt": "Text"}
+    SNIPPETS = {}
+    KEEPS_LANGUAGE = True
+
+    class H(BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path == "/":
+                return self.reply(200, {"version": "1.0", "language": LANGUAGES})
+            found = SNIPPETS.get(int(self.path.rsplit("/", 1)[-1] or 0)) \\
+                if self.path.startswith("/snippets/") and self.path[10:].isdigit() else None
+            if found is None:
+                return self.reply(404, {"error": "nothing here"})
+            return self.reply(200, found)
+
+        def do_POST(self):
+            body = self.body()
+            if self.path != "/snippets" or not isinstance(body, dict):
+                return self.reply(400, {"error": "bad request"})
+            sent = body.get("language")
+            new = {"id": len(SNIPPETS) + 1, "code": body.get("code"),
+                   "language": sent if KEEPS_LANGUAGE and sent in LANGUAGES else "txt"}
+            SNIPPETS[new["id"]] = new
+            return self.reply(201, new)
+    """) + SERVE_JSON
+
+
+def test_a_key_of_an_answered_map_is_a_value_the_create_stores(
+        tmp_path: Path, task_factory: Callable[..., Path]) -> None:
+    outcomes = outcomes_on_variants(
+        tmp_path, task_factory, "snippets", SNIPPETS, SNIPPET_SERVER,
+        {"default only": ("KEEPS_LANGUAGE = True", "KEEPS_LANGUAGE = False")})
+    name = "test_snippet_language_takes_a_key_of_the_root_language"
+    assert outcomes["good"].get(name) == "passed", outcomes["good"]
+    assert outcomes["default only"][name] == "failed", outcomes["default only"]
