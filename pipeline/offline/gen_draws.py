@@ -4,8 +4,9 @@ pool the body narrows.
 - A body list of records already drawn ("`previous_question_ids`: the ids of previous
   questions"): drawing again and again, sending what came before, never gives one of them.
 - A value the document says stands for everything ("`quiz_category_id`: ... (0 represents
-  all categories)"): sent, and drawn until the pool is spent, records of more than one
-  category come (where the drawn record shows its category; else a record is drawn).
+  all categories)"): sent, and drawn until the pool is spent, the test's own records of two
+  documented categories both come (where the drawn record shows its category and the test
+  can make records; else a record is drawn).
 
 The drawn record is the documented answer's one record-valued field (`"question": {...}`);
 the records come from what the service holds, so the tests need none of their own.
@@ -81,17 +82,48 @@ def all_value_draws(w: Writer, ep: Endpoint) -> Case | None:
                          f"assert drawn.json().get({literal(key)}), drawn.text")
                 return case
             prev, field = spread
+            made = _two_of_two_kinds(case, w, key, field, body[p.name])
+            if made is None:
+                case.add(w.call(case, "drawn", ep, {}, "json=body"), status_assert("drawn", ep),
+                         f"assert drawn.json().get({literal(key)}), drawn.text")
+                return case
             call = w.call(case, "drawn", ep, {}, "json=body")
-            case.add(f"body[{literal(prev)}] = seen = []", "values = set()",
+            case.add(f"body[{literal(prev)}] = seen = []",
                      f"for _ in range({POOL}):", f"    {call}",
                      f"    {status_assert('drawn', ep)}",
                      f"    record = drawn.json().get({literal(key)})",
                      "    if not record:", "        break",
                      f"    seen.append(id_of_record(record, {literal(key)}))",
-                     f"    values.add(str(record[{literal(field)}]))",
-                     "assert len(values) >= 2, (values, seen)")
+                     f"assert {made[0]} in seen and {made[1]} in seen, seen")
             return case
     return None
+
+
+def _two_of_two_kinds(case: Case, w: Writer, noun: str, field: str,
+                      narrowed: Any) -> tuple[str, str] | None:
+    """Make two records of the drawn kind from the create example, one with its `field` (a
+    category) and one with the value the draw example narrows to (both documented, so both
+    exist; a category is no record the test makes): the ids of the two, or None where they
+    cannot be made or the two values are the same."""
+    res = next((r for r in w.model.resources if r.noun == noun and r.parent is None
+                and r.create is not None and w.model.reachable(r.create)), None)
+    mine = (res.payload or {}).get(field) if res is not None else None
+    if res is None or res.create is None or mine is None or str(mine) == str(narrowed):
+        return None
+    ids = []
+    for i, value in ((1, mine), (2, type(mine)(narrowed))):
+        pvar, rvar = f"{noun}_payload_{i}", f"{noun}_response_{i}"
+        case.add(*payload_lines(pvar, res.payload or {}), f"{pvar}[{literal(field)}] = "
+                 f"{literal(value)}", w.call(case, rvar, res.create, {}, f"json={pvar}",
+                                             target=False),
+                 status_assert(rvar, res.create))
+        if not w.take_created(case, res, rvar, pvar, {}, f"{noun}_record_{i}", f"{noun}_id_{i}"):
+            return None
+        if res.delete is not None:
+            line = w.call(case, "_", res.delete, {res.param: f"{noun}_id_{i}"}, target=False)
+            case.cleanup.append(line.split(" = ", 1)[1])
+        ids.append(f"{noun}_id_{i}")
+    return ids[0], ids[1]
 
 
 POOL = 200

@@ -120,7 +120,7 @@ def _case(w: Writer, res: Resource, field: str, key: str, add: tuple[Endpoint, s
     if listing is not None and w.model.reachable(listing):
         case.add(w.call(case, "listed", listing, bindings), status_assert("listed", listing),
                  "assert name in listed.text, listed.text")
-        other = _other_record(case, w, res, bindings)
+        other = other_record(case, w, res, bindings)
         if other is not None:  # added to this record only
             case.add(w.call(case, "elsewhere", listing, other, target=False),
                      status_assert("elsewhere", listing),
@@ -139,11 +139,13 @@ def _case(w: Writer, res: Resource, field: str, key: str, add: tuple[Endpoint, s
     return case
 
 
-def _other_record(case: Case, w: Writer, res: Resource,
-                  bindings: dict[str, str]) -> dict[str, str] | None:
-    """A second record like `res` (deleted at the end): the bindings that point at it."""
+def other_record(case: Case, w: Writer, res: Resource, bindings: dict[str, str],
+                 overrides: dict[str, str] | None = None) -> dict[str, str] | None:
+    """A second record like `res` (`other_id`, deleted at the end; `overrides`: sources of
+    values that replace its payload's): the bindings that point at it."""
     assert res.create is not None and res.param
     case.add(*payload_lines("other_payload", w.payload_for(res) or {}),
+             *[f"other_payload[{literal(k)}] = {v}" for k, v in (overrides or {}).items()],
              w.call(case, "other_response", res.create, bindings, "json=other_payload",
                     target=False),
              status_assert("other_response", res.create))

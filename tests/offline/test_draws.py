@@ -35,6 +35,34 @@ README = textwrap.dedent("""\
     ```bash
     {"success": true, "card": {"id": 3, "deck_id": 2, "face": "queen of hearts"}}
     ```
+
+    #### POST /cards
+
+    Adds a card to a deck.
+
+    ```bash
+    curl -X POST -d '{"deck_id": 1, "face": "ace of spades"}' http://127.0.0.1:5000/cards
+    ```
+
+    Example Response:
+
+    ```bash
+    {"success": true, "created_card_id": 12}
+    ```
+
+    #### DELETE /cards/<card_id>
+
+    Removes a card.
+
+    ```bash
+    curl -X DELETE http://127.0.0.1:5000/cards/12
+    ```
+
+    Example Response:
+
+    ```bash
+    {"success": true, "deleted_card_id": 12}
+    ```
     """)
 
 SERVER = textwrap.dedent("""\
@@ -48,6 +76,10 @@ SERVER = textwrap.dedent("""\
     class H(BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.body()
+            if self.path == "/cards" and isinstance(body, dict):
+                CARDS.append({"id": len(CARDS) + 1, "deck_id": int(body.get("deck_id", 1)),
+                              "face": body.get("face")})
+                return self.reply(200, {"success": True, "created_card_id": len(CARDS)})
             if self.path != "/draws" or not isinstance(body, dict):
                 return self.reply(400, {"success": False})
             deck = int(body.get("deck_id", 0))
@@ -57,6 +89,11 @@ SERVER = textwrap.dedent("""\
                 pool = [c for c in pool if c["id"] not in seen]
             return self.reply(200, {"success": True,
                                     "card": random.choice(pool) if pool else None})
+
+        def do_DELETE(self):
+            gone = int(self.path.rsplit("/", 1)[-1])
+            CARDS[:] = [c for c in CARDS if c["id"] != gone]
+            return self.reply(200, {"success": True, "deleted_card_id": gone})
     """) + SERVE_JSON
 
 
@@ -84,4 +121,4 @@ def test_a_draw_that_never_repeats_checks_the_draw_by_value() -> None:
     for name in ("test_draws_never_draws_a_previous_card",
                  "test_draws_with_deck_id_0_draws_from_all"):
         (case,) = [c for c in generate_cases("cards", spec) if c.name == name]
-        assert behaviour_endpoints(spec, case) == {"POST /draws"}, case.code
+        assert "POST /draws" in behaviour_endpoints(spec, case), case.code
