@@ -130,9 +130,9 @@ POOL = 200
 
 
 def _spread(ep: Endpoint, body: dict[str, Any], key: str, name: str) -> tuple[str, str] | None:
-    """(the previous-ids key, the drawn record's field the narrowing value names): with both,
-    drawing until the pool is spent shows records of more than one value (`category_id`
-    for `quiz_category_id`), so "all" draws from all, not from one."""
+    """(the previous-ids key, the drawn record's field the narrowing value names, `category_id`
+    for `quiz_category_id`): with both, records the test makes with two values of that field
+    both come when drawing until the pool is spent, so "all" draws from all, not from one."""
     doc = response_doc(ep)
     record = doc.get(key) if isinstance(doc, dict) else None
     prev = next((k for k in body if _PREVIOUS.match(k) and isinstance(body[k], list)), None)
