@@ -58,6 +58,14 @@ def _membership(w: Writer, res: Resource) -> tuple[str, str, dict[str, Endpoint]
     return None
 
 
+def _member_above(w: Writer, res: Resource) -> tuple[Resource, str] | None:
+    """The nearest record above `res` that takes members by name, and its list field."""
+    for above in reversed(res.chain()[:-1]):
+        if (found := _membership(w, above)) is not None:
+            return above, found[0]
+    return None
+
+
 def members_by_name(w: Writer, res: Resource) -> Case | None:
     found = _membership(w, res)
     if found is None:
@@ -74,10 +82,10 @@ def member_not_author(w: Writer, res: Resource, write: Endpoint | None) -> Case 
     (a comment) is refused `write` where the document keeps it to the author, and the record
     stays; it still reads it where reading is open to members."""
     write = write if write is not None and write.owner_only else None
-    above = next((a for a in reversed(res.chain()[:-1]) if _membership(w, a)), None)
-    if write is None or above is None or res.get is None or not w.model.reachable(write):
+    member = _member_above(w, res)
+    if write is None or member is None or res.get is None or not w.model.reachable(write):
         return None
-    field = (_membership(w, above) or ("", "", {}))[0]
+    above, field = member
     verb = {"DELETE": "delete", "PUT": "replace", "PATCH": "edit"}[write.method]
     case = Case(f"test_{above.noun}_{snake(field)}_member_cannot_{verb}_{res.noun}_of_another",
                 "integration")
@@ -170,9 +178,10 @@ def member_is_the_author(w: Writer, res: Resource) -> Case | None:
         return None
     field, key = next(((f, k) for f, v in shown.items() for k, r in registered.items()
                        if isinstance(v, str) and v and v == r), (None, None))
-    above = next((a for a in reversed(res.chain()[:-1]) if _membership(w, a)), None)
-    if field is None or key is None or above is None:
+    member = _member_above(w, res)
+    if field is None or key is None or member is None:
         return None
+    above = member[0]
     case = Case(f"test_{res.noun}_made_by_a_{above.noun}_member_names_them_as_{snake(field)}",
                 "integration")
     bindings: dict[str, str] = {}

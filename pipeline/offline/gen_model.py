@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pipeline.offline.accounts import basic_keys as basic_keys  # re-exported (one home)
@@ -258,9 +259,10 @@ class Model:
     register: Endpoint | None = None
     login: Endpoint | None = None
 
-    @property
+    @cached_property
     def envelope(self) -> dict[str, bool]:
-        """Flags every answer's envelope sets (`"success": true`): checked by value."""
+        """Flags every answer's envelope sets (`"success": true`): checked by value (read by
+        every body check, computed once)."""
         return envelope_constants(self.spec.endpoints, self.spec.error_format)
 
     @property
