@@ -2,14 +2,15 @@
 pool the body narrows.
 
 - A body list of records already drawn ("`previous_question_ids`: the ids of previous
-  questions"): drawing again and again, sending what came before, never gives one of them.
+  questions"): drawing again and again, sending what came before, never gives one of them;
+  where the body narrows the pool by a field of the record (a category) the test can set,
+  it makes one record there first and drawing until the pool is spent comes to it.
 - A value the document says stands for everything ("`quiz_category_id`: ... (0 represents
   all categories)"): sent, and drawn until the pool is spent, the test's own records of two
   documented categories both come (where the drawn record shows its category and the test
   can make records; else a record is drawn).
 
-The drawn record is the documented answer's one record-valued field (`"question": {...}`);
-the records come from what the service holds, so the tests need none of their own.
+The drawn record is the documented answer's one record-valued field (`"question": {...}`).
 """
 
 from __future__ import annotations
@@ -51,15 +52,31 @@ def never_repeats(w: Writer, ep: Endpoint) -> Case | None:
         return None
     body, key = found
     case = Case(f"test_{thing(ep.path)}_never_draws_a_previous_{key}", "integration")
+    case.add(*payload_lines("body", body))
+    made = _one_of_the_pool(case, w, ep, body, key)
     call = w.call(case, "drawn", ep, {}, "json=body")
-    case.add(*payload_lines("body", body), f"body[{literal(prev)}] = seen = []",
-             f"for _ in range({DRAWS}):", f"    {call}", f"    {status_assert('drawn', ep)}",
+    case.add(f"body[{literal(prev)}] = seen = []",
+             f"for _ in range({POOL if made else DRAWS}):", f"    {call}",
+             f"    {status_assert('drawn', ep)}",
              f"    record = drawn.json().get({literal(key)})",
              "    if not record:", "        break",
              f"    assert id_of_record(record, {literal(key)}) not in seen, (record, seen)",
              f"    seen.append(id_of_record(record, {literal(key)}))",
+             f"assert {made} in seen, seen" if made else
              'assert len(seen) >= 1, "nothing was drawn"')
     return case
+
+
+def _one_of_the_pool(case: Case, w: Writer, ep: Endpoint, body: dict[str, Any],
+                     key: str) -> str | None:
+    """Where the body narrows the pool by a field of the drawn record (`quiz_category_id` of
+    `category_id`) and the test can make such a record: make one in the narrowed pool, so
+    drawing until the pool is spent has something to draw and must come to it (its id)."""
+    for name, value in body.items():
+        spread = _spread(ep, body, key, name) if not _PREVIOUS.match(name) else None
+        if spread is not None and isinstance(value, int | str) and str(value).isdigit():
+            return _made(case, w, key, spread[1], value, "")
+    return None
 
 
 def all_value_draws(w: Writer, ep: Endpoint) -> Case | None:
@@ -110,20 +127,30 @@ def _two_of_two_kinds(case: Case, w: Writer, noun: str, field: str,
     mine = (res.payload or {}).get(field) if res is not None else None
     if res is None or res.create is None or mine is None or str(mine) == str(narrowed):
         return None
-    ids = []
-    for i, value in ((1, mine), (2, type(mine)(narrowed))):
-        pvar, rvar = f"{noun}_payload_{i}", f"{noun}_response_{i}"
-        case.add(*payload_lines(pvar, res.payload or {}), f"{pvar}[{literal(field)}] = "
-                 f"{literal(value)}", w.call(case, rvar, res.create, {}, f"json={pvar}",
-                                             target=False),
-                 status_assert(rvar, res.create))
-        if not w.take_created(case, res, rvar, pvar, {}, f"{noun}_record_{i}", f"{noun}_id_{i}"):
-            return None
-        if res.delete is not None:
-            line = w.call(case, "_", res.delete, {res.param: f"{noun}_id_{i}"}, target=False)
-            case.cleanup.append(line.split(" = ", 1)[1])
-        ids.append(f"{noun}_id_{i}")
-    return ids[0], ids[1]
+    first = _made(case, w, noun, field, mine, "_1")
+    second = _made(case, w, noun, field, type(mine)(narrowed), "_2") if first else None
+    return (first, second) if first and second else None
+
+
+def _made(case: Case, w: Writer, noun: str, field: str, value: Any, tag: str) -> str | None:
+    """Make a record of the drawn kind from the create example with `field` set to `value`
+    (deleted after the test): the variable holding its id, or None where it cannot be made."""
+    res = next((r for r in w.model.resources if r.noun == noun and r.parent is None
+                and r.create is not None and w.model.reachable(r.create)), None)
+    if res is None or res.create is None or field not in (res.payload or {}):
+        return None
+    shown = (res.payload or {})[field]
+    pvar, rvar = f"{noun}_payload{tag}", f"{noun}_response{tag}"
+    case.add(*payload_lines(pvar, res.payload or {}),
+             f"{pvar}[{literal(field)}] = {literal(type(shown)(value))}",
+             w.call(case, rvar, res.create, {}, f"json={pvar}", target=False),
+             status_assert(rvar, res.create))
+    if not w.take_created(case, res, rvar, pvar, {}, f"{noun}_record{tag}", f"{noun}_id{tag}"):
+        return None
+    if res.delete is not None:
+        line = w.call(case, "_", res.delete, {res.param: f"{noun}_id{tag}"}, target=False)
+        case.cleanup.append(line.split(" = ", 1)[1])
+    return f"{noun}_id{tag}"
 
 
 POOL = 200

@@ -104,11 +104,13 @@ def test_draws_never_repeat_and_all_means_all(
         {"repeats": ("SKIP_PREVIOUS = True", "SKIP_PREVIOUS = False"),
          "zero is a deck": ("ZERO_IS_ALL = True", "ZERO_IS_ALL = False"),
          "zero is the first deck": ("(deck == 0 and ZERO_IS_ALL)",
-                                    "(deck == 0 and c[\"deck_id\"] == 1)")})
+                                    "(deck == 0 and c[\"deck_id\"] == 1)"),
+         "seeded only": ("pool = [c for c in CARDS if", "pool = [c for c in CARDS[:9] if")})
     good = outcomes["good"]
     rules = {"repeats": "test_draws_never_draws_a_previous_card",
              "zero is a deck": "test_draws_with_deck_id_0_draws_from_all",
-             "zero is the first deck": "test_draws_with_deck_id_0_draws_from_all"}
+             "zero is the first deck": "test_draws_with_deck_id_0_draws_from_all",
+             "seeded only": "test_draws_never_draws_a_previous_card"}
     for variant, name in rules.items():
         assert good.get(name) == "passed", (name, good)
         assert outcomes[variant][name] == "failed", (variant, outcomes[variant])
