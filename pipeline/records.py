@@ -106,11 +106,14 @@ class Endpoint(BaseModel):
     # the auth library whose documentation the document links for this endpoint (see
     # spec/linked_auth.py); dumped only when set
     linked: str = ""
+    # the files a multipart example sends beside its form fields (`-F icon=@icon.svg`: name
+    # -> the file as written); dumped only when set
+    request_files: dict[str, str] = Field(default_factory=dict)
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         out = handler(self)
-        for flag in ("request_form", "location_header", "owner_only", "linked"):
+        for flag in ("request_form", "location_header", "owner_only", "linked", "request_files"):
             if not getattr(self, flag):
                 out.pop(flag, None)
         return out

@@ -22,6 +22,7 @@ from pipeline.offline.gen_model import (
 from pipeline.offline.own_ids import OWN_ID, Bound
 from pipeline.offline.references import referenced_counts
 from pipeline.offline.shape import Shape
+from pipeline.offline.uploads import files_source
 from pipeline.records import Endpoint
 
 INDENT = "    "
@@ -250,6 +251,10 @@ class Writer:
             case.target(ep)
         self.last[var] = ep
         args = [self.url(ep.path, bindings)]
+        if extra.startswith("json=") and ep.request_form:  # the document sends it as a form
+            extra = "data=" + extra.removeprefix("json=")
+        if extra.startswith("data=") and ep.request_files:  # with the files it uploads
+            args.append(files_source(ep.request_files))
         if extra:
             args.append(extra)
         if auth and self.model.needs_auth(ep):

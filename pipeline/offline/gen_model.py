@@ -231,6 +231,14 @@ def _representation(res: Resource) -> dict[str, Any]:
     return schema_record(res.create, res.get)
 
 
+def _listed_only(res: Resource) -> bool:
+    """A top-level record the document creates and lists but never addresses alone: the
+    create's answer names its id (`created_category_id`) and the list holds it."""
+    doc = response_doc(res.create) if res.create is not None else None
+    return res.parent is None and res.listing is not None and isinstance(doc, dict) \
+        and any(re.fullmatch(rf"(?:created_|new_)?{res.noun}_?id", str(k), re.I) for k in doc)
+
+
 def _id_field(res: Resource) -> str | None:
     param = res.param or ""
     names = [param, snake(param), re.sub(r"(_id|Id)$", "", param), "id"]
@@ -345,7 +353,10 @@ def build_model(spec: Spec) -> Model:
             continue
         item = item_path(ep.path, paths)
         methods = {e.method for e in eps if e.path == ep.path}
-        if item is None and not ("POST" in methods and len(segs) > 1 and is_param(segs[-2])):
+        # a record without an item path of its own is one still where the collection both
+        # takes and lists records (`POST /categories`, `GET /categories`)
+        if item is None and not ("POST" in methods and len(segs) > 1 and is_param(segs[-2])) \
+                and not {"POST", "GET"} <= methods:
             continue
         param = segments(item)[-1][1:-1] if item else None
         noun = segs[-1]
@@ -399,7 +410,8 @@ def build_model(spec: Spec) -> Model:
         res.id_example = res.fields.get(res.id_field or "")
         if res.id_example is None and res.payload:
             res.id_example = res.payload.get(res.id_field or "")
-        if res.item is None and (res.id_field not in res.fields or res.parent is None):
+        if res.item is None and (res.id_field not in res.fields or res.parent is None) \
+                and not _listed_only(res):
             resources.remove(res)  # a state under a record (a loan), not a collection
     listings = {e.path: response_doc(e) for e in eps if e.method == "GET" and "{" not in e.path}
     for res in resources:

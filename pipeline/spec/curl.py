@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
-_DATA_FLAGS = {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json",
-               "-F", "--form"}
+_DATA_FLAGS = {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json"}
 _VALUE_FLAGS = {"-H", "--header", "-u", "--user", "-o", "--output", "-A", "--user-agent",
                 "-b", "--cookie", "-e", "--referer", "-w", "--write-out", "-m", "--max-time",
                 "--connect-timeout", "-T", "--upload-file", "-c", "--cookie-jar"}
@@ -33,24 +33,39 @@ class Curl:
     answer: str | None = None
     answer_headers: tuple[str, ...] = field(default=())  # header names, as written
     multipart: bool = False  # `-F`: a multipart form (files), not a urlencoded body
+    # each `-F name=value` in order; a value starting `@` or `<` is a file's content
+    parts: tuple[tuple[str, str], ...] = field(default=())
 
     @property
     def form(self) -> dict[str, Any] | None:
         """The body as form fields when it is sent form-encoded (`-d "a=1&b=2"` with a form
         Content-Type, or plainly `key=value` pairs, as curl sends them), else None; a key
-        given more than once holds the list of its values."""
-        if self.data is None or self.multipart or self.data.lstrip().startswith(("{", "[")):
+        given more than once holds the list of its values. A multipart form's text fields
+        count too (its files do not: a test sends the fields, not the files the example names)."""
+        if self.multipart:
+            return _fields((k, v) for k, v in self.parts if not v.startswith(("@", "<")))
+        if self.data is None or self.data.lstrip().startswith(("{", "[")):
             return None
         typed = any(re.match(r"\s*content-type\s*:\s*application/x-www-form-urlencoded", h,
                              re.I) for h in self.headers)
         if not (typed or _FORM.match(self.data.strip())):
             return None
-        fields: dict[str, Any] = {}
-        for key, value in parse_qsl(self.data.strip(), keep_blank_values=True):
-            old = fields.get(key)  # a key sent again (`ids=3&ids=5`) sends each value
-            fields[key] = value if old is None else [*(old if isinstance(old, list) else [old]),
-                                                     value]
-        return fields or None
+        return _fields(parse_qsl(self.data.strip(), keep_blank_values=True))
+
+    @property
+    def files(self) -> dict[str, str]:
+        """The multipart form's file parts: name -> the file as written (`-F
+        icon=@path/icon.svg` gives `path/icon.svg`)."""
+        return {k: v[1:] for k, v in self.parts if v.startswith(("@", "<"))}
+
+
+def _fields(pairs: Iterable[tuple[str, str]]) -> dict[str, Any] | None:
+    fields: dict[str, Any] = {}
+    for key, value in pairs:
+        old = fields.get(key)  # a key sent again (`ids=3&ids=5`) sends each value
+        fields[key] = value if old is None else [*(old if isinstance(old, list) else [old]),
+                                                 value]
+    return fields or None
 
 
 _FORM = re.compile(r"^[A-Za-z_][\w.-]*=[^&=\s]*(?:&[A-Za-z_][\w.-]*=[^&=\s]*)*$")
@@ -167,6 +182,7 @@ def parse_curls(lines: list[str]) -> list[Curl]:
         data: str | None = None
         user: str | None = None
         multipart = False
+        parts: list[tuple[str, str]] = []
         i = 1
         while i < len(toks):
             tok = toks[i]
@@ -180,9 +196,14 @@ def parse_curls(lines: list[str]) -> list[Curl]:
                 method = tok.split("=", 1)[1].upper()
             elif tok in ("-I", "--head"):
                 method = method or "HEAD"
+            elif tok in ("-F", "--form"):  # one field each: the form is all of them
+                key, _, value = nxt.partition("=")
+                parts.append((key, value))
+                multipart, i = True, i + 2
+                data = urlencode(parts)
+                continue
             elif tok in _DATA_FLAGS:
                 data, i = nxt, i + 2
-                multipart = tok in ("-F", "--form")
                 continue
             elif tok in _VALUE_FLAGS:
                 if tok in ("-H", "--header"):
@@ -208,7 +229,8 @@ def parse_curls(lines: list[str]) -> list[Curl]:
         following = commands[n + 1][0] if n + 1 < len(commands) else len(lines)
         status, answer, names = _transcript(lines[end + 1:following])
         found.append(Curl(method, url, start, tuple(headers), data,
-                          tuple(_JQ_READ.findall(cmd)), user, status, answer, names, multipart))
+                          tuple(_JQ_READ.findall(cmd)), user, status, answer, names, multipart,
+                          tuple(parts)))
     return found
 
 

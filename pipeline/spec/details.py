@@ -76,6 +76,8 @@ class Details:
     request_schema: dict[str, Any] | None = None
     request_example: Any = None
     request_form: bool = False
+    # the file parts of the multipart form the example sends (name -> file as written)
+    request_files: dict[str, str] = field(default_factory=dict)
     response_schema: dict[str, Any] | None = None
     response_example: Any = None
     response_examples: dict[int, Any] = field(default_factory=dict)
@@ -216,6 +218,11 @@ def _add_status(d: Details, code: int, text: str) -> None:
         d.status_codes[code] = f"{old}; {text}"
 
 
+def needs_file(params: list[Param], files: dict[str, str]) -> bool:
+    """Whether a part the document requires is a file (a test sends no files)."""
+    return any(p.required and p.name in files for p in params)
+
+
 def apply_call(d: Details | Endpoint, cmd: Curl, method: str) -> None:
     """What a documented call shows about its endpoint: the body it sends, that it carries
     credentials, the fields a `jq` reads, and (a transcript) the status and body that came
@@ -223,12 +230,14 @@ def apply_call(d: Details | Endpoint, cmd: Curl, method: str) -> None:
     if (cmd.user is not None or any(_AUTH_HEADER.match(h) for h in cmd.headers)) and \
             d.auth_required is None:
         d.auth_required = True
-    if cmd.data is not None and d.request_example is None:
+    files = cmd.files
+    if cmd.data is not None and d.request_example is None and not needs_file(d.params, files):
         form = cmd.form
         value = parse_json(cmd.data) if form is None else form
         if value is not None:
             d.request_example = value
             d.request_form = form is not None
+            d.request_files = files
     if cmd.reads and d.response_schema is None and d.response_example is None:
         d.response_schema = {"type": "object", "properties": {k: {} for k in cmd.reads}}
     code = cmd.answer_status

@@ -12,7 +12,7 @@ from pipeline.spec import docinfo, enrich
 from pipeline.spec.access_rules import apply_owner_rules
 from pipeline.spec.common_errors import apply_common_errors
 from pipeline.spec.curl import parse_httpie
-from pipeline.spec.details import Details, read_details
+from pipeline.spec.details import Details, needs_file, read_details
 from pipeline.spec.doc_formats import apply_time_format
 from pipeline.spec.endpoints import Mention, find_mentions
 from pipeline.spec.inline import joined
@@ -265,11 +265,13 @@ def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of
     texts, text_ref = response_texts(all_owned)
     if text_ref is not None:
         text_refs[key] = text_ref
+    params = _params(key, mentions, d.params)
+    usable = not needs_file(params, d.request_files)  # a required file came after the example
     return Endpoint(
-        method=key[0], path=key[1], summary=d.summary,
-        params=_params(key, mentions, d.params),
-        request_schema=d.request_schema, request_example=d.request_example,
-        request_form=d.request_form, location_header=d.location_header,
+        method=key[0], path=key[1], summary=d.summary, params=params,
+        request_schema=d.request_schema, request_example=d.request_example if usable else None,
+        request_form=d.request_form and usable, location_header=d.location_header,
+        request_files=d.request_files if usable else {},
         response_schema=d.response_schema,
         response_example=d.response_example,
         response_examples=d.response_examples,

@@ -286,8 +286,8 @@ def test_a_curl_walkthrough_with_basic_credentials_and_bare_answers() -> None:
     assert made.form == {"name": "ann"} and made.answer == "12"
     (twice,) = parse_curls(["curl -d 'ids=3&ids=5&x=1' http://x/a"])
     assert twice.form == {"ids": ["3", "5"], "x": "1"}
-    (upload,) = parse_curls(["curl -F 'folder=reports' http://x/files"])
-    assert upload.form is None  # multipart: a file goes with it
+    (upload,) = parse_curls(["curl -F 'folder=reports' -F 'file=@a.csv' http://x/files"])
+    assert upload.form == {"folder": "reports"} and upload.files == {"file": "a.csv"}
     spec = extract_spec(README)
     assert spec.auth is not None
     assert (spec.auth.scheme, spec.auth.name_key, spec.auth.bearer_too) == ("basic", "id", True)
