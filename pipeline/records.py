@@ -194,6 +194,10 @@ class Spec(BaseModel):
     # the media type a client asks for in `Accept` where the document says the header picks
     # the representation (HTML by default, JSON on request)
     accept: str | None = None
+    # the document's own words where it says the service checks required fields but names
+    # no status for a body without them ("Basic validation for required fields"); dumped
+    # only when set
+    validates_required: str = ""
     endpoints: list[Endpoint] = Field(default_factory=list)
     # evidence from the running oracle, not the document: kept out of every dump (the stored
     # and published spec is what the README says)
@@ -204,6 +208,8 @@ class Spec(BaseModel):
         out = handler(self)
         if self.accept is None:
             out.pop("accept", None)
+        if not self.validates_required:
+            out.pop("validates_required", None)
         return out
 
 

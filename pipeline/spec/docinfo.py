@@ -265,6 +265,21 @@ def accept(blocks: list[Block]) -> str | None:
     return None
 
 
+_REQUIRED_CHECKED = re.compile(
+    r"\bvalidat\w*\s+(?:of|for|on)\s+(?:all\s+|the\s+)?required\s+(?:fields|parameters|attributes)"
+    r"|\brequired\s+(?:fields|parameters|attributes)\s+(?:are|is)\s+(?:validated|checked|enforced)",
+    re.I)
+
+
+def validates_required(blocks: list[Block]) -> str:
+    """The sentence saying the service checks required fields, where the document says so
+    for the service as a whole ("Basic validation for required fields")."""
+    for line in doc_text_lines(blocks):
+        if _REQUIRED_CHECKED.search(line):
+            return line.strip()
+    return ""
+
+
 _ERROR_LABEL = re.compile(r"\berror|\bfailure|\bexception|错误|异常|失败", re.I)
 
 

@@ -358,7 +358,7 @@ def extract_spec(markdown_text: str) -> Spec:
         title=docinfo.title(blocks), port=docinfo.port(blocks), base_path=base,
         language=docinfo.language(blocks), auth=auth,
         error_format=docinfo.error_format(blocks), accept=docinfo.accept(blocks),
-        endpoints=endpoints,
+        validates_required=docinfo.validates_required(blocks), endpoints=endpoints,
     )
 
 
