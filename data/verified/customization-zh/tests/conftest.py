@@ -5,8 +5,8 @@ environment variable SERVICE_BASE_URL (default http://localhost:8082).
 """
 
 import os
+import random
 import time
-import uuid
 
 import pytest
 import requests
@@ -16,6 +16,11 @@ from urllib3.util.retry import Retry
 DEFAULT_BASE_URL = "http://localhost:8082"
 REQUEST_TIMEOUT_S = 10
 SERVICE_WAIT_S = float(os.environ.get("SERVICE_WAIT_S", "30"))  # a runner may shorten it
+# Fresh values come from one generator, reseeded for each test from the run's seed and the
+# test's node id: a test draws the same values whichever tests ran before it. A runner may
+# fix the seed (SERVICE_TEST_SEED); by default each run gets its own.
+SEED = os.environ.get("SERVICE_TEST_SEED") or os.urandom(8).hex()
+VALUES = random.Random(SEED)
 
 
 class _TimeoutSession(requests.Session):
@@ -42,8 +47,8 @@ def unique_like(template="item"):
         local, domain = template.split("@", 1)
         return unique_like(local) + "@" + domain
     if template.startswith(("http://", "https://")):
-        return template.rstrip("/") + "/" + uuid.uuid4().hex[:12]
-    pool = (uuid.uuid4().bytes + uuid.uuid4().bytes) * 4
+        return template.rstrip("/") + "/" + VALUES.randbytes(6).hex()
+    pool = VALUES.randbytes(32) * 4
     hexish = all(c in "0123456789abcdef" for c in template)
     out = []
     for byte, char in zip(pool, template):
@@ -63,8 +68,14 @@ def unique_like(template="item"):
         if template.isascii() and template.isalpha():  # letters only: more letters
             value += "".join("abcdefghijklmnopqrstuvwxyz"[b % 26] for b in pool[:8])
         else:
-            value += "-" + uuid.uuid4().hex[:8]
+            value += "-" + VALUES.randbytes(4).hex()
     return value
+
+
+@pytest.fixture(autouse=True)
+def fresh_values(request):
+    """Reseed the fresh values for this test (see SEED)."""
+    VALUES.seed(f"{SEED}:{request.node.nodeid}")
 
 
 @pytest.fixture(scope="session")
@@ -101,7 +112,7 @@ def unique():
 
 def new_user_headers(base_url):
     """The document names no endpoint that issues tokens: a fresh bearer token is a new user."""
-    token = "user-" + uuid.uuid4().hex
+    token = "user-" + VALUES.randbytes(16).hex()
     return {"Authorization": f"Bearer {token}"}
 
 
