@@ -81,7 +81,7 @@ def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = F
         max_rounds=settings.max_rounds, runs=settings.oracle_runs,
         startup_timeout_s=settings.startup_timeout_s, test_timeout_s=settings.test_timeout_s,
         case_timeout_s=settings.case_timeout_s, mutation_cap=settings.mutation_cap,
-        mutation_jobs=settings.mutation_jobs,
+        mutation_jobs=settings.mutation_jobs, mutation_selection=settings.mutation_selection,
         cache_dir=settings.cache_dir, only=only, jobs=jobs, suspects=suspects,
     )
     if bars is not None:

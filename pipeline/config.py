@@ -6,6 +6,7 @@ Environment variables win over the file, so CI can tighten a timeout without edi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import (
@@ -32,6 +33,9 @@ class Settings(BaseSettings):
     case_timeout_s: float = Field(30.0, gt=0, description="Limit for one test case.")
     mutation_cap: int = Field(16, ge=0, description="Mutants per task (0: no mutant runs).")
     mutation_jobs: int | None = Field(None, ge=1, description="Mutants run at once (cores).")
+    mutation_selection: Literal["all", "reaching"] = Field(
+        "all", description="Tests run against each mutant: every test, or only those whose "
+        "requests can reach its line (the same kill matrix for less CPU).")
     cpu_budget: int | None = Field(None, ge=1, description="Services (with their tests) run "
                                    "at once across all tasks of a build (cores).")
     max_rounds: int | None = Field(None, ge=0, le=20, description="Refine rounds before a "

@@ -18,9 +18,9 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +36,14 @@ from pipeline.execution.budget import cpu_slot
 from pipeline.execution.copies import writable_copy
 from pipeline.execution.ports import free_port
 from pipeline.languages import get_language
-from pipeline.suite_runs import merge_runs, suite_groups
+from pipeline.routes import extract_routes
+from pipeline.suite_runs import Group, merge_runs, suite_groups
 from pipeline.tasks import load_task
 
+from .cover import COVER_DIR, cover_env, measured_tests, overlay, read_coverage
 from .operators import Mutant
 from .oracle import oracle_mutants
+from .reach import plan_groups, read_request_log
 from .scores import MutantResult, mutation_scores
 from .select import DEFAULT_CAP, DEFAULT_SEED, select_mutants
 
@@ -90,6 +93,8 @@ class Settings:
     startup_timeout_s: float = 30.0
     suite_timeout_s: float = 120.0
     python: str = sys.executable
+    service_env: Mapping[str, str] = field(default_factory=dict)  # e.g. a measured run's
+    test_env: Mapping[str, str] = field(default_factory=dict)
 
 
 def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun, float]:
@@ -98,18 +103,18 @@ def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun
     return merge_runs(runs), ready_s
 
 
-def run_suite_groups(oracle: Path, settings: Settings,
-                     log_path: Path) -> tuple[list[TestRun], float]:
+def run_suite_groups(oracle: Path, settings: Settings, log_path: Path,
+                     groups: Sequence[Group] | None = None) -> tuple[list[TestRun], float]:
     """Run the suite against `oracle`, each group of it (`suite_runs`: human files alone, as
-    their authors ran them) against a fresh start. Returns the groups' runs and how long the
-    service took to answer the first time."""
+    their authors ran them; or the `groups` given) against a fresh start. Returns the groups'
+    runs and how long the service took to answer the first time."""
     runs: list[TestRun] = []
     ready: list[float] = []
-    for group in suite_groups(settings.suite_dir):
+    for group in suite_groups(settings.suite_dir) if groups is None else groups:
         run, ready_s = _run_group(oracle, settings, log_path, group)
         runs.append(run)
         ready.append(ready_s)
-    return runs, ready[0]
+    return runs, ready[0] if ready else 0.0
 
 
 def _run_group(oracle: Path, settings: Settings, log_path: Path,
@@ -123,18 +128,24 @@ def _run_group(oracle: Path, settings: Settings, log_path: Path,
             started = time.monotonic()
             try:
                 with start_service(oracle, port, settings.env_bin, settings.startup_timeout_s,
-                                   log_path=log_path) as service:
+                                   log_path=log_path, extra_env=settings.service_env) as service:
                     ready = time.monotonic() - started
                     # The service already answers: a mutant that answers garbage need not
                     # hold the suite's readiness check for its full half minute.
                     return run_pytest(settings.suite_dir, service.base_url,
                                       settings.suite_timeout_s, python=settings.python,
-                                      env={"SERVICE_WAIT_S": "10"}, extra_args=group), ready
+                                      env={**RUN_ENV, **settings.test_env},
+                                      extra_args=group), ready
             except ServiceError as exc:
                 if exc.kind != "port_in_use" or attempt == 2:
                     raise
     raise AssertionError("unreachable")
 
+
+# The service check is short (it already answers), and the fresh values a test draws are the
+# same in every run (a generated conftest seeds them from this and the test's node id), so a
+# mutant's kills do not depend on the values drawn, nor on which tests ran before.
+RUN_ENV = {"SERVICE_WAIT_S": "10", "SERVICE_TEST_SEED": "repogenesis-mutants"}
 
 # pytest's exit code when the suite's session-wide readiness check gives up (the shared
 # conftest's `pytest.exit(..., returncode=3)`; pytest's own internal error is 3 too).
@@ -151,9 +162,13 @@ def detected(run: TestRun) -> list[str]:
                   and (aborted or not t.output.startswith("not run")))
 
 
-def run_mutant(mutant: Mutant, oracle_dir: Path, settings: Settings, work_root: Path
-               ) -> MutantResult:
-    """Run the suite against one mutant in its own folder; the folder is removed after."""
+def run_mutant(mutant: Mutant, oracle_dir: Path, settings: Settings, work_root: Path,
+               groups: Sequence[Group] | None = None) -> MutantResult:
+    """Run the suite (or the `groups` of it that can reach the mutant: `reach`) against one
+    mutant in its own folder; the folder is removed after. No group: not reached, survived
+    without starting a service."""
+    if groups is not None and not groups:
+        return MutantResult(mutant.id, "ran", detail="not reached")
     work = Path(tempfile.mkdtemp(prefix="mutant-", dir=work_root))
     started = time.monotonic()
     try:
@@ -162,7 +177,7 @@ def run_mutant(mutant: Mutant, oracle_dir: Path, settings: Settings, work_root: 
         (oracle / mutant.file).write_text(mutant.source, encoding="utf-8")
         log = work / "service.log"
         try:
-            runs, _ = run_suite_groups(oracle, settings, log)
+            runs, _ = run_suite_groups(oracle, settings, log, groups)
         except ServiceError as exc:
             text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
             build_error = get_language(settings.language).build_error
@@ -177,15 +192,18 @@ def run_mutant(mutant: Mutant, oracle_dir: Path, settings: Settings, work_root: 
 
 
 def run_mutants(mutants: list[Mutant], oracle_dir: Path, settings: Settings, work_root: Path,
-                jobs: int, progress: Progress | None = None) -> dict[str, MutantResult]:
-    """Every mutant's result, `jobs` at a time; on Ctrl-C the ones not started are dropped."""
+                jobs: int, progress: Progress | None = None,
+                plans: Mapping[str, list[Group]] | None = None) -> dict[str, MutantResult]:
+    """Every mutant's result, `jobs` at a time (each with its groups from `plans`, else the
+    whole suite); on Ctrl-C the ones not started are dropped."""
     results: dict[str, MutantResult] = {}
     stop = threading.Event()
 
     def one(mutant: Mutant) -> MutantResult | None:
         if stop.is_set():
             return None
-        return run_mutant(mutant, oracle_dir, settings, work_root)
+        return run_mutant(mutant, oracle_dir, settings, work_root,
+                          None if plans is None else plans.get(mutant.id))
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="mutant")
     try:
@@ -215,9 +233,14 @@ def run_mutation(
     startup_timeout_s: float = 30.0,
     test_timeout_s: float = 120.0,
     progress: Progress | None = None,
+    selection: str = "all",
+    request_log: str | None = None,
 ) -> dict[str, Any]:
     """Mutation report of `suite_dir` against mutants of `oracle_dir` (see `mutation_report`).
 
+    `selection` "reaching" runs each mutant against the tests that can reach it (`reach`),
+    read from the requests the baseline run logged to `request_log` (a file the suite's
+    hooks write beside its conftest); without that log every test runs, as with "all".
     Raises ServiceError if the unmutated oracle does not start.
     """
     started = time.monotonic()
@@ -234,8 +257,25 @@ def run_mutation(
         base = root / "baseline"
         writable_copy(oracle_dir, base, symlinks=True, ignore=_COPY_IGNORE)
         settings = Settings(language, env_bin, suite, startup_timeout_s, test_timeout_s)
-        baseline, ready_s = run_suite(base, settings, root / "baseline.log")
+        sources = read_oracle_sources(oracle_dir, language)
+        measure = selection == "reaching" and any(f.endswith(".py") for f in sources)
+        with _claimed_port() as control:
+            measured = replace(settings, service_env=cover_env(
+                overlay(root / "cover-overlay"), base, base / COVER_DIR, control),
+                test_env={"REPOGENESIS_COVER_PORT": str(control)}) if measure else settings
+            runs, ready_s = run_suite_groups(base, measured, root / "baseline.log")
+        baseline = merge_runs(runs)
+        lines = read_coverage(base / COVER_DIR) if measure else {}
         shutil.rmtree(base, ignore_errors=True)
+        log = suite / request_log if request_log else None
+        plans = None
+        if selection == "reaching" and (measured_tests(lines) or (log and log.is_file())):
+            sent = read_request_log(log.read_text(encoding="utf-8", errors="replace")) \
+                if log and log.is_file() else []
+            if log and log.is_file():
+                log.unlink()  # the mutants' runs log again; only the baseline's requests count
+            plans = plan_groups(chosen, sources, extract_routes(oracle_dir), lines, sent,
+                                suite_groups(suite), [_ids(r) for r in runs])
         passed = [t.nodeid for t in baseline.tests if t.outcome == "passed"]
         # A mutant that never answers or hangs costs a timeout: allow a generous multiple of
         # what the oracle took, not the full allowance. Generous, because a limit that a
@@ -243,7 +283,7 @@ def run_mutation(
         startup = min(startup_timeout_s, max(15.0, 5 * ready_s + 10))
         limit = min(test_timeout_s, max(60.0, 5 * baseline.duration_s + 30))
         settings = Settings(language, env_bin, suite, startup, limit)
-        results = run_mutants(chosen, oracle_dir, settings, root, jobs, progress) \
+        results = run_mutants(chosen, oracle_dir, settings, root, jobs, progress, plans) \
             if passed else {}
     report = mutation_scores(chosen, results, passed, nodeid_to_case,
                              [t.nodeid for t in baseline.tests if t.nodeid != "."])
@@ -256,8 +296,25 @@ def run_mutation(
                      "startup_s": round(ready_s, 2), "duration_s": baseline.duration_s},
         "jobs": jobs,
         "duration_s": round(time.monotonic() - started, 2),
+        "selection": _selection_summary(selection, plans, chosen),
     })
     return report
+
+
+def _ids(run: TestRun) -> list[str]:
+    return [t.nodeid for t in run.tests if t.nodeid != "."]
+
+
+def _selection_summary(selection: str, plans: Mapping[str, list[Group]] | None,
+                       mutants: list[Mutant]) -> dict[str, Any]:
+    """How much of the suite the mutants ran (volatile: not stored)."""
+    if plans is None:
+        return {"mode": "all" if selection == "all" else "all (no request log)",
+                "mutants_run": len(mutants), "not_reached": 0, "deselected": 0}
+    return {"mode": selection, "mutants_run": sum(1 for g in plans.values() if g),
+            "not_reached": sum(1 for g in plans.values() if not g),
+            "deselected": sum(arg.startswith("--deselect=") for g in plans.values()
+                              for group in g for arg in group)}
 
 
 def mutation_report(
@@ -274,9 +331,9 @@ def mutation_report(
     `nodeid_to_case` maps pytest node ids (relative to `suite_dir`) to case ids (default: the
     node ids themselves); `cap` bounds the mutants run (None: all); `jobs` the mutants run at
     once (default: cores). `options` go to `run_mutation` (seed, env_bin, startup_timeout_s,
-    test_timeout_s, progress); the task's environment is built or reused unless `env_bin` is
-    given. Raises ServiceError if the unmutated oracle does not start, EnvError if its
-    environment cannot be built.
+    test_timeout_s, progress, selection, request_log); the task's environment is built or
+    reused unless `env_bin` is given. Raises ServiceError if the unmutated oracle does not
+    start, EnvError if its environment cannot be built.
     """
     task = load_task(Path(task_dir))
     language = task.config.language

@@ -93,6 +93,7 @@ class BuildOptions:
     case_timeout_s: float = _default("case_timeout_s")
     mutation_cap: int = _default("mutation_cap")
     mutation_jobs: int | None = _default("mutation_jobs")
+    mutation_selection: str = _default("mutation_selection")
     suspects: int = 0  # `--alternatives K`: implementations the generator model writes
     cache_dir: Path | None = None
     only: list[str] | None = None
@@ -106,7 +107,8 @@ class BuildOptions:
         """The running limits the execution gate and the mutants take."""
         return RunLimits(runs=self.runs, startup_timeout_s=self.startup_timeout_s,
                          test_timeout_s=self.test_timeout_s, case_timeout_s=self.case_timeout_s,
-                         mutation_cap=self.mutation_cap, mutation_jobs=self.mutation_jobs)
+                         mutation_cap=self.mutation_cap, mutation_jobs=self.mutation_jobs,
+                         mutation_selection=self.mutation_selection)
 
 
 @dataclass

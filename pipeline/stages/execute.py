@@ -33,19 +33,21 @@ EXEC_HOOKS = '''
 # --- added by the execution gate (not shipped) ---
 import json as _rg_json
 import os as _rg_os
+import socket as _rg_socket
 from urllib.parse import urlsplit as _rg_urlsplit
 
 import requests as _rg_requests
 
 _RG_DIR = _rg_os.path.dirname(_rg_os.path.abspath(__file__))
-_RG_CURRENT = {"nodeid": None}
+_RG_CURRENT = {"nodeid": None, "phase": None}
 _rg_send = _rg_requests.Session.send
 
 
 def _rg_logged_send(self, request, **kwargs):
     try:
         with open(_rg_os.path.join(_RG_DIR, "__LOG__"), "a", encoding="utf-8") as fh:
-            fh.write(_rg_json.dumps({"nodeid": _RG_CURRENT["nodeid"], "method": request.method,
+            fh.write(_rg_json.dumps({"nodeid": _RG_CURRENT["nodeid"],
+                                     "phase": _RG_CURRENT["phase"], "method": request.method,
                                      "path": _rg_urlsplit(request.url).path}) + "\\n")
     except OSError:
         pass
@@ -55,8 +57,40 @@ def _rg_logged_send(self, request, **kwargs):
 _rg_requests.Session.send = _rg_logged_send
 
 
+_RG_COVER = _rg_os.environ.get("REPOGENESIS_COVER_PORT")
+
+
+def _rg_cover(command):
+    """Tell a measured service (see pipeline.mutation.cover) which test runs, or to write."""
+    if not _RG_COVER:
+        return
+    try:
+        with _rg_socket.create_connection(("127.0.0.1", int(_RG_COVER)), timeout=10) as conn:
+            conn.sendall((command + "\\n").encode())
+            conn.recv(16)
+    except OSError:
+        pass
+
+
+def _rg_phase(item, phase):
+    _RG_CURRENT["nodeid"], _RG_CURRENT["phase"] = item.nodeid, phase
+    _rg_cover(f"switch {phase}:{item.nodeid}")
+
+
 def pytest_runtest_setup(item):
-    _RG_CURRENT["nodeid"] = item.nodeid
+    _rg_phase(item, "setup")
+
+
+def pytest_runtest_call(item):
+    _rg_phase(item, "call")
+
+
+def pytest_runtest_teardown(item):
+    _rg_phase(item, "teardown")
+
+
+def pytest_sessionfinish(session):
+    _rg_cover("write")
 
 
 def pytest_collection_modifyitems(config, items):

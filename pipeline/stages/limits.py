@@ -17,6 +17,7 @@ class RunLimits:
     case_timeout_s: float = 30.0  # one test case
     mutation_cap: int = 16  # mutants per task (0: none)
     mutation_jobs: int | None = None  # mutants run at once (None: the runner decides)
+    mutation_selection: str = "all"  # "reaching": only the tests that can reach a mutant
 
     def __post_init__(self) -> None:
         if self.runs < 1:

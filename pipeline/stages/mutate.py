@@ -20,14 +20,14 @@ from pipeline.mutation import merge_rounds, mutation_report
 from pipeline.mutation.handlers import oracle_mutant_endpoints, own_mutants
 from pipeline.mutation.runner import read_oracle_sources
 from pipeline.records import Evidence, MutationEvidence, TestCase
-from pipeline.stages.execute import write_suite
+from pipeline.stages.execute import REQUEST_LOG, write_suite
 from pipeline.stages.limits import RunLimits
 from pipeline.store import Store
 from pipeline.suites import SuiteSources
 from pipeline.tasks import RawTask
 
 # Timing-dependent parts of the runner's report stay out of stored (and published) output.
-VOLATILE = ("baseline", "jobs", "duration_s", "per_test")
+VOLATILE = ("baseline", "jobs", "duration_s", "per_test", "selection")
 
 
 def round_reports(store: Store, task_id: str, input_hash: str) -> list[dict[str, Any]]:
@@ -67,7 +67,8 @@ def mutate_round(
         report = mutation_report(
             task.dir, Path(tmp), nodeids, cap=limits.mutation_cap, jobs=limits.mutation_jobs,
             env_bin=env_bin, startup_timeout_s=limits.startup_timeout_s,
-            test_timeout_s=limits.test_timeout_s,
+            test_timeout_s=limits.test_timeout_s, selection=limits.mutation_selection,
+            request_log=REQUEST_LOG,
         )
     by_mutant = oracle_mutant_endpoints(
         task.oracle_dir, read_oracle_sources(task.oracle_dir, task.config.language),
