@@ -250,7 +250,10 @@ def missing_token(w: Writer, ep: Endpoint) -> Case | None:
     if not w.model.needs_auth(ep):
         return None
     documented = error_code(ep, 401)
-    if not documented and not (ep.auth_required is True and ep.method == "GET"):
+    # a read the document marks protected, or one under a scheme it states for the whole
+    # service ("This API uses OAuth v2 Bearer Token ... for its authentication")
+    said = ep.auth_required is True or (ep.auth_required is None and _whole_service(w))
+    if not documented and not (said and ep.method == "GET"):
         return None
     suffix = "returns_401" if documented else "is_refused"
     name = f"test_{VERBS[ep.method]}_{action_name(w.model, ep)}_without_token_{suffix}"
@@ -279,6 +282,21 @@ def missing_token(w: Writer, ep: Endpoint) -> Case | None:
         case.add("assert response.status_code in (401, 403), response.text")
     case.add(*unchanged)
     return case
+
+
+_WHOLE = re.compile(r"\b(?:this|the|our)\s+(?:api|service|server|application)\b[^.]{0,60}?"
+                    r"\b(?:uses?|requires?|needs?)\b|\ball\s+(?:requests|endpoints|calls)\b"
+                    r"[^.]{0,40}?\b(?:require|need|must)", re.I)
+
+
+def _whole_service(w: Writer) -> bool:
+    """Whether the document states its auth scheme for the whole service ("This API uses
+    OAuth v2 Bearer Token ... for its authentication") and marks no endpoint open or
+    protected one by one (where it marks some, an unmarked read says nothing)."""
+    auth = w.model.spec.auth
+    return auth is not None and bool(_WHOLE.search(auth.description or "")) and not any(
+        e.auth_required is not None for e in w.model.spec.endpoints
+        if e not in (w.model.register, w.model.login))
 
 
 def unknown_get(w: Writer, ep: Endpoint) -> Case | None:
