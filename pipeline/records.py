@@ -109,11 +109,16 @@ class Endpoint(BaseModel):
     # the files a multipart example sends beside its form fields (`-F icon=@icon.svg`: name
     # -> the file as written); dumped only when set
     request_files: dict[str, str] = Field(default_factory=dict)
+    # the records a delete takes with it as the document says ("delete their account, which
+    # will cascade delete their projects, issues, and comments": ["project", "issue",
+    # "comment"]); dumped only when set
+    cascades: list[str] = Field(default_factory=list)
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         out = handler(self)
-        for flag in ("request_form", "location_header", "owner_only", "linked", "request_files"):
+        for flag in ("request_form", "location_header", "owner_only", "linked", "request_files",
+                     "cascades"):
             if not getattr(self, flag):
                 out.pop(flag, None)
         return out

@@ -90,7 +90,7 @@ def member_not_author(w: Writer, res: Resource, write: Endpoint | None) -> Case 
     case = Case(f"test_{above.noun}_{snake(field)}_member_cannot_{verb}_{res.noun}_of_another",
                 "integration")
     bindings: dict[str, str] = {}
-    if not w.create_chain(case, res, bindings) or not _new_member(case, w, above, bindings):
+    if not w.create_chain(case, res, bindings) or not new_member(case, w, above, bindings):
         return None
     if not res.get.owner_only:
         case.add(w.call(case, "seen", res.get, bindings, "headers=headers", auth=False,
@@ -185,7 +185,7 @@ def member_is_the_author(w: Writer, res: Resource) -> Case | None:
     case = Case(f"test_{res.noun}_made_by_a_{above.noun}_member_names_them_as_{snake(field)}",
                 "integration")
     bindings: dict[str, str] = {}
-    if not w.create_chain(case, parent, bindings) or not _new_member(case, w, above, bindings):
+    if not w.create_chain(case, parent, bindings) or not new_member(case, w, above, bindings):
         return None
     case.add(*payload_lines("payload", w.payload_for(res) or {}),
              w.call(case, "response", res.create, bindings, "json=payload, headers=headers",
@@ -200,7 +200,7 @@ def member_is_the_author(w: Writer, res: Resource) -> Case | None:
     return case
 
 
-def _new_member(case: Case, w: Writer, above: Resource, bindings: dict[str, str]) -> bool:
+def new_member(case: Case, w: Writer, above: Resource, bindings: dict[str, str]) -> bool:
     """Sign up and sign in a second user (`credentials`, `headers`) and add them by name as
     a member of `above`, the record `bindings` names."""
     found = _membership(w, above)

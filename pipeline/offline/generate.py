@@ -19,6 +19,7 @@ from pipeline.offline import (
     gen_basic,
     gen_batch,
     gen_behaviour,
+    gen_cascade,
     gen_catalogue,
     gen_derived,
     gen_draws,
@@ -153,6 +154,8 @@ def _auth_cases(w: Writer, model: Model) -> Iterable[Case | None]:
     yield gen_flows.wrong_password_refused(w)
     for ep in (model.login, model.register):
         yield _malformed_then_valid(model, ep)
+    for ep in model.spec.endpoints:
+        yield gen_cascade.account_delete_takes_records(w, ep)
     shown = 0
     for ep in model.spec.endpoints:
         if shown < 3 and (case := gen_errors.missing_token(w, ep)) is not None:

@@ -19,7 +19,7 @@ _RULE = re.compile(
     r"|\(only\s+(?:the\s+)?(?:author|owner)\)|not\s+(?:authored|owned|created)\s+by\s+you"
     r"|\bonly\s+(?:the\s+)?(?:user|person)\s+who\s+created\b", re.I)
 _HEADING = re.compile(r"^(#{1,6})\s")
-_SENTENCE = re.compile(r"[^.!?]*(?:[.!?](?=\s|$)|$)")
+SENTENCE = re.compile(r"[^.!?]*(?:[.!?](?=\s|$)|$)")
 _VERBS = {
     "GET": re.compile(r"\b(?:access|view|see|read|details?|get)\b", re.I),
     "PUT": re.compile(r"\b(?:modif\w*|updat\w*|edit\w*|change\w*|manage\w*|put)\b", re.I),
@@ -30,7 +30,7 @@ _VERBS = {
 _DETAILS = re.compile(r"\bdetails?\b", re.I)
 
 
-def _sections(lines: list[str]) -> list[tuple[int, int, int]]:
+def sections(lines: list[str]) -> list[tuple[int, int, int]]:
     """(level, first line, last line) of every heading's section, 1-based, sub-sections in."""
     heads = [(i + 1, len(m.group(1))) for i, line in enumerate(lines)
              if (m := _HEADING.match(line))]
@@ -41,7 +41,7 @@ def _sections(lines: list[str]) -> list[tuple[int, int, int]]:
     return out
 
 
-def _paragraphs(lines: list[str]) -> list[tuple[int, str]]:
+def paragraphs(lines: list[str]) -> list[tuple[int, str]]:
     """(1-based first line, text joined) of each run of non-blank lines that are no heading."""
     out: list[tuple[int, str]] = []
     start, text = 0, []
@@ -64,12 +64,12 @@ def _methods(sentence: str) -> set[str]:
 
 def apply_owner_rules(endpoints: list[Endpoint], markdown_text: str) -> None:
     lines = markdown_text.splitlines()
-    sections = _sections(lines)
-    for number, paragraph in _paragraphs(lines):
-        for sentence in _SENTENCE.findall(paragraph):
+    heads = sections(lines)
+    for number, paragraph in paragraphs(lines):
+        for sentence in SENTENCE.findall(paragraph):
             if not _RULE.search(sentence):
                 continue
-            inside = [s for s in sections if s[1] <= number <= s[2]]
+            inside = [s for s in heads if s[1] <= number <= s[2]]
             if not inside:
                 continue
             _, start, end = max(inside, key=lambda s: s[1])  # the nearest heading above

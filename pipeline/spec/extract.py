@@ -10,6 +10,7 @@ from typing import Any
 from pipeline.records import Endpoint, Param, Spec
 from pipeline.spec import docinfo, enrich
 from pipeline.spec.access_rules import apply_owner_rules
+from pipeline.spec.cascade_rules import apply_cascade_rules
 from pipeline.spec.common_errors import apply_common_errors
 from pipeline.spec.curl import parse_httpie
 from pipeline.spec.details import Details, needs_file, read_details
@@ -351,6 +352,7 @@ def extract_spec(markdown_text: str) -> Spec:
     _enrich(endpoints, blocks, by_key, heading_of, has_auth=auth is not None, base=base)
     apply_common_errors(endpoints, markdown_text)
     apply_owner_rules(endpoints, markdown_text)
+    apply_cascade_rules(endpoints, markdown_text)
     apply_time_format(endpoints, markdown_text)
     apply_search_rule(endpoints, markdown_text)
     apply_unique_rules(endpoints, markdown_text)
