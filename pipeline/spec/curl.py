@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+from pipeline.records import Param
+
 _DATA_FLAGS = {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json"}
 _VALUE_FLAGS = {"-H", "--header", "-u", "--user", "-o", "--output", "-A", "--user-agent",
                 "-b", "--cookie", "-e", "--referer", "-w", "--write-out", "-m", "--max-time",
@@ -57,6 +59,14 @@ class Curl:
         """The multipart form's file parts: name -> the file as written (`-F
         icon=@path/icon.svg` gives `path/icon.svg`)."""
         return {k: v[1:] for k, v in self.parts if v.startswith(("@", "<"))}
+
+
+def needs_file(params: list[Param], files: dict[str, str]) -> bool:
+    """Whether a part the document requires is a file: the upload is then the record itself
+    (its name and content are what the service checks and keeps, two uploads of the one
+    example file clash), which a template's small file of the named type does not stand for,
+    so the form's text fields are no usable example."""
+    return any(p.required and p.name in files for p in params)
 
 
 def _fields(pairs: Iterable[tuple[str, str]]) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ from http import HTTPStatus
 from typing import Any
 
 from pipeline.records import Endpoint, Param
-from pipeline.spec.curl import Curl, answer_json, parse_curls, parse_httpie
+from pipeline.spec.curl import Curl, answer_json, needs_file, parse_curls, parse_httpie
 from pipeline.spec.inline import (
     backticked_codes,
     bare_json_spans,
@@ -27,13 +27,7 @@ from pipeline.spec.inline import (
 )
 from pipeline.spec.leaks import leak_reason
 from pipeline.spec.markdown import Block, plain, plain_lines
-from pipeline.spec.schema import (
-    auth_marker,
-    field_table,
-    json_type,
-    parse_json,
-    required_flag,
-)
+from pipeline.spec.schema import auth_marker, field_table, json_type, parse_json, required_flag
 from pipeline.spec.typedesc import looks_described
 
 _PHRASES = {s.value: s.phrase for s in HTTPStatus}
@@ -76,8 +70,7 @@ class Details:
     request_schema: dict[str, Any] | None = None
     request_example: Any = None
     request_form: bool = False
-    # the file parts of the multipart form the example sends (name -> file as written)
-    request_files: dict[str, str] = field(default_factory=dict)
+    request_files: dict[str, str] = field(default_factory=dict)  # a multipart form's files
     response_schema: dict[str, Any] | None = None
     response_example: Any = None
     response_examples: dict[int, Any] = field(default_factory=dict)
@@ -216,11 +209,6 @@ def _add_status(d: Details, code: int, text: str) -> None:
         d.status_codes[code] = text
     elif text and old and text.lower() not in old.lower() and old.lower() not in text.lower():
         d.status_codes[code] = f"{old}; {text}"
-
-
-def needs_file(params: list[Param], files: dict[str, str]) -> bool:
-    """Whether a part the document requires is a file (a test sends no files)."""
-    return any(p.required and p.name in files for p in params)
 
 
 def apply_call(d: Details | Endpoint, cmd: Curl, method: str) -> None:

@@ -12,8 +12,8 @@ from pipeline.spec import docinfo, enrich
 from pipeline.spec.access_rules import apply_owner_rules
 from pipeline.spec.cascade_rules import apply_cascade_rules
 from pipeline.spec.common_errors import apply_common_errors
-from pipeline.spec.curl import parse_httpie
-from pipeline.spec.details import Details, needs_file, read_details
+from pipeline.spec.curl import needs_file, parse_httpie
+from pipeline.spec.details import Details, read_details
 from pipeline.spec.doc_formats import apply_time_format
 from pipeline.spec.endpoints import Mention, find_mentions
 from pipeline.spec.inline import joined
