@@ -1,28 +1,26 @@
 """Which tests can reach a mutant (pure): the tests to run against it when only "killed by
 whom" matters and a test that never executes the mutated code cannot tell it from the oracle.
 
-A mutant whose line lies in the body of a route handler (a Python function a route is
-declared on, decorated or defined at the route's line) can only run when a request that route
-serves arrives. So it is reached by the tests whose own requests (those sent while the test
-body ran, as the execution hooks log them) one of its routes serves. Everything else is
-reached by every test:
-
-- a mutant outside every handler body (module code, models, helpers, settings: code any
-  request may run), or in a handler whose name the sources use anywhere else (it is called,
-  or registered, from other code);
-- a mutant whose route a request sent outside a test body serves (a fixture's login: every
-  test that uses the fixture depends on that answer);
-- a test with no logged request (it reaches the service some other way).
+Where the unmutated run measured the oracle's lines per test (`cover`), a mutant is reached
+by the tests whose bodies ran its statement (`line_hits`); a statement start-up code or a
+fixture ran is reached by every test, and one no test ran by none. Where nothing was
+measured, routes stand in (`route_hits`): a mutant in the body of a route handler (a Python
+function a route is declared on, decorated or defined at the route's line) runs only when a
+request that route serves arrives, so it is reached by the tests whose own requests (sent
+while the test body ran, as the execution hooks log them) one of its routes serves; every
+test reaches a mutant outside every handler body, one in a handler whose name the sources use
+elsewhere (called or registered from other code), and one whose route a request sent outside
+a test body serves; a test with no logged request may reach anything. Matching is generous:
+a request matches a route after dropping any number of leading path segments and with or
+without a trailing slash.
 
 Tests share a service, so a test that does not reach the mutant still runs where another
-depends on it: the state-changing tests before the last test that reaches it (they stored
-what it reads), and every later test where the mutant's handler stores something (they may
-read it). Matching is generous: a request matches a route after dropping any number of
-leading path segments (a prefix the route table does not show) and with or without a
-trailing slash. Generous matching costs runs, never kills: the kill matrix is the one running
-every test gives, as long as requests of a safe method change nothing and a test's own values
-do not depend on the tests before it (the generated conftest seeds them per test); human
-files run whole or not at all (`suite_runs`).
+depends on it (`reaching`): the state-changing tests before the last test that reaches it
+(they stored what it reads), and, where a test that reaches it changes state, every later
+test (it may read what the mutant stored). Generous choices cost runs, never kills: the kill
+matrix is the one running every test gives, as long as requests of a safe method change
+nothing and a test's values do not depend on the tests before it (the generated conftest
+seeds them per test); human files run whole or not at all (`suite_runs`).
 """
 
 from __future__ import annotations
