@@ -6,16 +6,27 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import struct
+import zlib
 from pathlib import PurePosixPath
+
+
+def _png() -> bytes:
+    """A valid 1x1 transparent PNG."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(
+            ">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\x00\x00\x00\x00\x00")) + chunk(b"IEND", b""))
+
 
 # a small valid file of each common type (a type not here gets a few plain bytes)
 _CONTENT: dict[str, bytes] = {
     "image/svg+xml": b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>',
     "text/csv": b"name,value\nexample,1\n",
     "application/json": b'{"example": true}',
-    "image/png": bytes.fromhex(
-        "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-        "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"),
+    "image/png": _png(),
 }
 
 

@@ -5,6 +5,9 @@ text example leaves the endpoint without one rather than with a body that lacks 
 
 from __future__ import annotations
 
+import struct
+import zlib
+
 from pipeline.offline.uploads import upload
 from pipeline.spec import extract_spec
 from pipeline.spec.curl import parse_curls
@@ -63,3 +66,13 @@ def test_an_upload_is_a_small_file_of_the_type_the_example_names() -> None:
     assert (name, kind) == ("icon.svg", "image/svg+xml") and content.startswith(b"<svg")
     assert upload("report.csv;type=text/csv")[2] == "text/csv"
     assert upload("blob.weird")[2] == "application/octet-stream"
+    png = upload("logo.png")[1]  # a PNG whose chunks check out (an image library reads it)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    at, kinds = 8, []
+    while at < len(png):
+        size = struct.unpack(">I", png[at:at + 4])[0]
+        kind, data = png[at + 4:at + 8], png[at + 8:at + 8 + size]
+        assert struct.unpack(">I", png[at + 8 + size:at + 12 + size])[0] == zlib.crc32(kind + data)
+        kinds.append(kind)
+        at += 12 + size
+    assert kinds == [b"IHDR", b"IDAT", b"IEND"]
