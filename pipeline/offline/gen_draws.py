@@ -20,7 +20,7 @@ from typing import Any
 
 from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import thing
-from pipeline.offline.gen_model import response_doc
+from pipeline.offline.gen_model import Resource, response_doc
 from pipeline.offline.payloads import payload_of
 from pipeline.records import Endpoint
 
@@ -122,21 +122,25 @@ def _two_of_two_kinds(case: Case, w: Writer, noun: str, field: str,
     category) and one with the value the draw example narrows to (both documented, so both
     exist; a category is no record the test makes): the ids of the two, or None where they
     cannot be made or the two values are the same."""
-    res = next((r for r in w.model.resources if r.noun == noun and r.parent is None
-                and r.create is not None and w.model.reachable(r.create)), None)
+    res = _maker(w, noun)
     mine = (res.payload or {}).get(field) if res is not None else None
-    if res is None or res.create is None or mine is None or str(mine) == str(narrowed):
+    if res is None or mine is None or str(mine) == str(narrowed):
         return None
     first = _made(case, w, noun, field, mine, "_1")
     second = _made(case, w, noun, field, type(mine)(narrowed), "_2") if first else None
     return (first, second) if first and second else None
 
 
+def _maker(w: Writer, noun: str) -> Resource | None:
+    """The top-level record of the drawn kind the test can create."""
+    return next((r for r in w.model.resources if r.noun == noun and r.parent is None
+                 and r.create is not None and w.model.reachable(r.create)), None)
+
+
 def _made(case: Case, w: Writer, noun: str, field: str, value: Any, tag: str) -> str | None:
     """Make a record of the drawn kind from the create example with `field` set to `value`
     (deleted after the test): the variable holding its id, or None where it cannot be made."""
-    res = next((r for r in w.model.resources if r.noun == noun and r.parent is None
-                and r.create is not None and w.model.reachable(r.create)), None)
+    res = _maker(w, noun)
     if res is None or res.create is None or field not in (res.payload or {}):
         return None
     shown = (res.payload or {})[field]

@@ -25,7 +25,7 @@ def apply_cascade_rules(endpoints: list[Endpoint], markdown_text: str) -> None:
     for number, paragraph in paragraphs(lines):
         for sentence in SENTENCE.findall(paragraph):
             m = _CASCADE.search(sentence)
-            inside = [s for s in heads if s[1] <= number <= s[2]]
+            inside = [s for s in heads if s[1] <= number <= s[2]] if m else []
             if m is None or not inside:
                 continue
             _, start, end = max(inside, key=lambda s: s[1])  # the nearest heading above

@@ -34,9 +34,12 @@ class Curl:
     answer_status: int | None = None
     answer: str | None = None
     answer_headers: tuple[str, ...] = field(default=())  # header names, as written
-    multipart: bool = False  # `-F`: a multipart form (files), not a urlencoded body
-    # each `-F name=value` in order; a value starting `@` or `<` is a file's content
+    # each `-F name=value` in order (a multipart form); a value starting `@` or `<` is a file
     parts: tuple[tuple[str, str], ...] = field(default=())
+
+    @property
+    def multipart(self) -> bool:
+        return bool(self.parts)
 
     @property
     def form(self) -> dict[str, Any] | None:
@@ -191,7 +194,6 @@ def parse_curls(lines: list[str]) -> list[Curl]:
         headers: list[str] = []
         data: str | None = None
         user: str | None = None
-        multipart = False
         parts: list[tuple[str, str]] = []
         i = 1
         while i < len(toks):
@@ -209,7 +211,7 @@ def parse_curls(lines: list[str]) -> list[Curl]:
             elif tok in ("-F", "--form"):  # one field each: the form is all of them
                 key, _, value = nxt.partition("=")
                 parts.append((key, value))
-                multipart, i = True, i + 2
+                i += 2
                 data = urlencode(parts)
                 continue
             elif tok in _DATA_FLAGS:
@@ -239,7 +241,7 @@ def parse_curls(lines: list[str]) -> list[Curl]:
         following = commands[n + 1][0] if n + 1 < len(commands) else len(lines)
         status, answer, names = _transcript(lines[end + 1:following])
         found.append(Curl(method, url, start, tuple(headers), data,
-                          tuple(_JQ_READ.findall(cmd)), user, status, answer, names, multipart,
+                          tuple(_JQ_READ.findall(cmd)), user, status, answer, names,
                           tuple(parts)))
     return found
 
