@@ -93,7 +93,7 @@ def outputs(data: Path) -> dict[str, str]:
 
 def provider_calls(data: Path) -> int:
     """Provider calls in the ledger (answers from the response cache not counted)."""
-    from pipeline.cli import state_db
+    from pipeline.cli.common import state_db
     from pipeline.llm.ledger import ledger_summary
     from pipeline.store import Store
 

@@ -49,6 +49,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from build import fresh_data, machine  # noqa: E402
-from providers import FakeServers  # noqa: E402
+from providers import FakeServers, ServerSetup  # noqa: E402
 
 from pipeline.llm.settings import PROVIDERS  # noqa: E402
 
@@ -148,7 +149,42 @@ def sums(times: list[tuple[float, ...]]) -> dict[str, Any]:
     return out
 
 
+@dataclass
+class BuildRun:
+    """What one benchmarked build left: its process, times, ledger rows and server log."""
+
+    done: subprocess.CompletedProcess[str]
+    wall: float
+    server_cpu: float
+    rows: list[dict[str, Any]]
+    seen: list[dict[str, Any]]
+
+
 def main() -> int:
+    args = parse_args()
+    run = run_build(args)
+    latency_s = args.latency_ms / 1000
+    stages = stage_figures(run.rows, args.concurrency, latency_s, args.gap_s)
+    outside = server_figures(run.seen, run.rows, args.concurrency, latency_s)
+    done = run.done
+    lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
+    print(f"build --jobs {args.jobs}: {run.wall:.1f} s, exit {done.returncode}: "
+          f"{lines[-1] if lines else done.stderr.strip()[-200:]}")
+    review = stages.get("review", {})
+    print(json.dumps({
+        "bench": "build_llm", "latency_ms": args.latency_ms,
+        "concurrency_per_provider": args.concurrency, "jobs": args.jobs, "mutation_cap": 0,
+        "tasks": args.tasks or "all", "exit": done.returncode, "wall_s": round(run.wall, 1),
+        "ratio_to_ideal": review.get("ratio_to_ideal"),
+        "ratio_to_ideal_as_asked": review.get("ratio_to_ideal_as_asked"), "stages": stages,
+        "seen_by_servers": outside,
+        "server_cpu_ms_per_call": round(1000 * run.server_cpu / max(1, len(run.rows)), 3),
+        "machine": {**machine(), "loadavg_1m": round(os.getloadavg()[0], 2)},
+    }, sort_keys=True))
+    return 0 if done.returncode == 0 else 1
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency-ms", type=float, default=300.0)
     parser.add_argument("--concurrency", type=int, default=32, help="per provider")
@@ -158,7 +194,12 @@ def main() -> int:
                         help="nothing in flight this long ends a round")
     parser.add_argument("--keep", type=Path, default=None,
                         help="build in this folder and keep it (default: a temp folder)")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def run_build(args: argparse.Namespace) -> BuildRun:
+    """The build in a fresh data folder, one fake server per provider (removed after unless
+    `--keep`)."""
     raw = ROOT / "data" / "raw"
     root = args.keep or Path(tempfile.mkdtemp(prefix="repogenesis-bench-llm-"))
     root.mkdir(parents=True, exist_ok=True)
@@ -168,8 +209,9 @@ def main() -> int:
         (root / "repogenesis.toml").write_text(f"[llm.concurrency]\n{limits}\n")
         server_log = root / "server-calls.log"
         server_log.unlink(missing_ok=True)
-        with FakeServers(set(PROVIDERS), args.latency_ms, 0.0, 0,
-                         ("--play-models", str(raw), "--log", str(server_log))) as servers:
+        setup = ServerSetup(args.latency_ms,
+                            extra=("--play-models", str(raw), "--log", str(server_log)))
+        with FakeServers(set(PROVIDERS), setup) as servers:
             env = {**os.environ, **servers.env, "REPOGENESIS_MUTATION_CAP": "0",
                    "PYTHONPATH": str(ROOT)}
             argv = [sys.executable, "-m", "pipeline", "build", "--data", str(data),
@@ -187,12 +229,17 @@ def main() -> int:
     finally:
         if args.keep is None:
             shutil.rmtree(root, ignore_errors=True)
-    latency_s = args.latency_ms / 1000
+    return BuildRun(done, wall, server_cpu, rows, seen)
+
+
+def stage_figures(rows: list[dict[str, Any]], concurrency: int, latency_s: float,
+                  gap_s: float) -> dict[str, dict[str, Any]]:
+    """Per stage: its rounds from the ledger, the ratios, and the same per round size."""
     stages: dict[str, dict[str, Any]] = {}
     for stage in sorted({r["stage"] for r in rows}):
         mine = [r for r in rows if r["stage"] == stage]
-        split = rounds(mine, args.gap_s)
-        times = [round_times(one, args.concurrency, latency_s, args.gap_s) for one in split]
+        split = rounds(mine, gap_s)
+        times = [round_times(one, concurrency, latency_s, gap_s) for one in split]
         waves: dict[int, list[tuple[float, float, float]]] = defaultdict(list)
         for t in times:
             waves[round(t[0] / latency_s) if latency_s else 1].append(t)
@@ -211,15 +258,20 @@ def main() -> int:
               f"({got['ratio_to_ideal_as_asked']} from when each task asked); by waves: "
               + ", ".join(f"{n}: {w['rounds']} round(s) {w['ratio_to_ideal']}"
                           for n, w in got["by_waves"].items()))
-    # from outside: every model call's rounds as the servers saw them, first arrival to last
-    # reply sent (the client's own time before the first request and after the last answer
-    # is not in it). Stages and tasks are not known there: a round ends at any moment with
-    # nothing in flight (a call asked after another's answer, a refine after its review,
-    # never shares its wave)
+    return stages
+
+
+def server_figures(seen: list[dict[str, Any]], rows: list[dict[str, Any]], concurrency: int,
+                   latency_s: float) -> dict[str, Any]:
+    """From outside: every model call's rounds as the servers saw them, first arrival to last
+    reply sent (the client's own time before the first request and after the last answer
+    is not in it). Stages and tasks are not known there: a round ends at any moment with
+    nothing in flight (a call asked after another's answer, a refine after its review,
+    never shares its wave)."""
     outside_times: dict[str, list[tuple[float, ...]]] = defaultdict(list)
     for one in rounds(seen, 0.0):  # (fastest, actual): when a call was asked is not seen
         outside_times[stage_of(one, rows)].append(
-            round_times(one, args.concurrency, latency_s, 0.0)[:2])
+            round_times(one, concurrency, latency_s, 0.0)[:2])
     every = [t for ts in outside_times.values() for t in ts]
     outside = {"calls": len(seen), "rounds": len(every), **sums(every),
                "by_stage": {st: {"rounds": len(ts), **sums(ts)}
@@ -228,21 +280,7 @@ def main() -> int:
           f" {outside['actual_s']:.1f} s against {outside['ideal_s']:.1f} s at best = "
           f"{outside['ratio_to_ideal']}; by the ledger's stage at that time: "
           + ", ".join(f"{st} {v['ratio_to_ideal']}" for st, v in outside["by_stage"].items()))
-    lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
-    print(f"build --jobs {args.jobs}: {wall:.1f} s, exit {done.returncode}: "
-          f"{lines[-1] if lines else done.stderr.strip()[-200:]}")
-    review = stages.get("review", {})
-    print(json.dumps({
-        "bench": "build_llm", "latency_ms": args.latency_ms,
-        "concurrency_per_provider": args.concurrency, "jobs": args.jobs, "mutation_cap": 0,
-        "tasks": args.tasks or "all", "exit": done.returncode, "wall_s": round(wall, 1),
-        "ratio_to_ideal": review.get("ratio_to_ideal"),
-        "ratio_to_ideal_as_asked": review.get("ratio_to_ideal_as_asked"), "stages": stages,
-        "seen_by_servers": outside,
-        "server_cpu_ms_per_call": round(1000 * server_cpu / max(1, len(rows)), 3),
-        "machine": {**machine(), "loadavg_1m": round(os.getloadavg()[0], 2)},
-    }, sort_keys=True))
-    return 0 if done.returncode == 0 else 1
+    return outside
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -147,8 +148,17 @@ def alternative_rejects(task_dir: Path, suite: Path, folder: Path) -> dict[str, 
     return out
 
 
-def measure(task_id: str, folder: Path, data: Path, cap: int, jobs: int,
-            entry: dict[str, Any], anchors: bool = True) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Measuring:
+    """How much each task's measure runs: the same for every task of a run."""
+
+    cap: int  # mutants per suite and task
+    jobs: int = 1
+    anchors: bool = True  # False: the generated suites only
+
+
+def measure(task_id: str, folder: Path, data: Path, entry: dict[str, Any],
+            how: Measuring) -> dict[str, Any]:
     task_dir = data / "raw" / task_id
     patches = sorted((folder / "faulty").glob("*.patch"))
     result: dict[str, Any] = {"source": str(folder.relative_to(ROOT.parent)),
@@ -157,13 +167,14 @@ def measure(task_id: str, folder: Path, data: Path, cap: int, jobs: int,
     with tempfile.TemporaryDirectory(prefix=scratch_prefix("generalize-suites")) as tmp:
         suites = {"generated": generated_suite(data, task_id, Path(tmp) / "generated")
                   if task_json else None,
-                  "anchors": anchor_suite(folder, Path(tmp) / "anchors") if anchors else None}
+                  "anchors": anchor_suite(folder, Path(tmp) / "anchors")
+                  if how.anchors else None}
         for name, suite in suites.items():
             if suite is None:
                 result[name] = None
                 continue
             try:
-                figures = suite_figures(task_dir, suite, patches, cap, jobs)
+                figures = suite_figures(task_dir, suite, patches, how.cap, how.jobs)
                 figures["alternative_rejects"] = alternative_rejects(task_dir, suite, folder)
             except Exception as exc:  # a service that will not start: say so, go on
                 figures = {"error": f"{type(exc).__name__}: {exc}"[:300]}
@@ -244,9 +255,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"built {len(tasks)} task(s) offline in {build_s:.0f}s ({data})")
     results: dict[str, Any] = {}
     entries = status_entries(data)
+    how = Measuring(args.cap, 1, anchors=not args.no_anchors)
     for task_id, folder in tasks.items():
-        results[task_id] = measure(task_id, folder, data, args.cap, 1, entries.get(task_id, {}),
-                                   anchors=not args.no_anchors)
+        results[task_id] = measure(task_id, folder, data, entries.get(task_id, {}), how)
         print(f"{task_id}:")
         print(_line("generated", results[task_id]["generated"]))
         print(_line("anchors", results[task_id]["anchors"]))

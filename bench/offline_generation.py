@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.offline.gen_run import first_error, run_generated  # noqa: E402
 from pipeline.records import CATEGORIES  # noqa: E402
+from pipeline.stages.generated_run import first_error, run_generated  # noqa: E402
 
 SHORT = {"api_compliance": "api", "error_handling": "err", "edge_case": "edge",
          "integration": "int"}

@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,6 @@ sys.path.insert(0, str(ROOT))
 from pipeline.llm import make_backend  # noqa: E402
 from pipeline.llm.backend import LLMBackend  # noqa: E402
 from pipeline.llm.base import Message  # noqa: E402
-from pipeline.llm.cache import query  # noqa: E402
 from pipeline.llm.client import Call  # noqa: E402
 from pipeline.llm.settings import PROVIDERS, LLMSettings, split_ref  # noqa: E402
 from pipeline.offline.generate import generate_cases  # noqa: E402
@@ -69,20 +69,33 @@ def proc_cpu_s(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-class FakeServer:
-    """`python -m pipeline.llm.fake_server` as a child process; its env points the SDKs.
-    `plain`: `bench/plain_server.py` instead (replayed answers, almost no CPU; `log` gets its
-    calls' arrival and reply times)."""
+@dataclass(frozen=True)
+class ServerSetup:
+    """How a fake server process runs: one setup for all of a benchmark's servers, each
+    given its own seed from it."""
 
-    def __init__(self, latency_ms: float, error_rate: float, seed: int,
-                 extra: tuple[str, ...] = (), *, plain: bool = False,
-                 log: Path | None = None) -> None:
+    latency_ms: float
+    error_rate: float = 0.0
+    seed: int = 0
+    extra: tuple[str, ...] = ()  # more arguments of `python -m pipeline.llm.fake_server`
+    # `bench/plain_server.py` instead (replayed answers, almost no CPU; `log` gets its
+    # calls' arrival and reply times)
+    plain: bool = False
+    log: Path | None = None
+
+
+class FakeServer:
+    """`python -m pipeline.llm.fake_server` (or the plain server) as a child process; its env
+    points the SDKs."""
+
+    def __init__(self, setup: ServerSetup) -> None:
+        s = setup
         command = ([sys.executable, str(ROOT / "bench" / "plain_server.py"),
-                    "--latency-ms", str(latency_ms)] + (["--log", str(log)] if log else [])
-                   if plain else
+                    "--latency-ms", str(s.latency_ms)] + (["--log", str(s.log)] if s.log else [])
+                   if s.plain else
                    [sys.executable, "-m", "pipeline.llm.fake_server", "--latency-ms",
-                    str(latency_ms), "--error-rate", str(error_rate), "--seed", str(seed),
-                    *extra])
+                    str(s.latency_ms), "--error-rate", str(s.error_rate), "--seed", str(s.seed),
+                    *s.extra])
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, cwd=ROOT)
         line = self.proc.stdout.readline() if self.proc.stdout else ""
@@ -115,11 +128,8 @@ class FakeServers:
     """One fake server process per provider: 96 connections on one Python server would
     measure that server's GIL (its replies queue behind each other), not the client."""
 
-    def __init__(self, providers: set[str], latency_ms: float, error_rate: float,
-                 seed: int, extra: tuple[str, ...] = (), *, plain: bool = False,
-                 log: Path | None = None) -> None:
-        self.servers = {p: FakeServer(latency_ms, error_rate, seed + i, extra, plain=plain,
-                                      log=log)
+    def __init__(self, providers: set[str], setup: ServerSetup) -> None:
+        self.servers = {p: FakeServer(replace(setup, seed=setup.seed + i))
                         for i, p in enumerate(sorted(providers))}
         first = next(iter(self.servers.values()))
         self.env = dict(first.env)
@@ -162,8 +172,16 @@ def cases_for(task_id: str, spec: Spec, count: int, tag: str) -> list[TestCase]:
     return out
 
 
-def run(env: dict[str, str], settings: LLMSettings, cases: list[TestCase], spec: Spec,
-        readme: str, *, flat: bool = False, rounds: int = 1) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Document:
+    """A task's README and the spec read from it: what each review prompt shows."""
+
+    spec: Spec
+    readme: str
+
+
+def run(env: dict[str, str], settings: LLMSettings, cases: list[TestCase], doc: Document,
+        *, flat: bool = False, rounds: int = 1) -> dict[str, Any]:
     """Review rounds over `cases` (split into `rounds` of equal size, one after another) in a
     fresh store: wall and CPU summed over the rounds, each round's start and end (epoch
     seconds), ledger sums."""
@@ -174,7 +192,7 @@ def run(env: dict[str, str], settings: LLMSettings, cases: list[TestCase], spec:
         backend = make_backend(store, settings)
         if flat:
             backend = FlatLayout(backend.client, settings)
-        ctx = RoundContext(spec, readme, "train", rubric, rubric.routing,
+        ctx = RoundContext(doc.spec, doc.readme, "train", rubric, rubric.routing,
                            backend.reviewer_count)
         # A build starts its worker processes long before its first review round (generation
         # and execution come first): measure the round with them ready, not their start-up.
@@ -198,9 +216,9 @@ def run(env: dict[str, str], settings: LLMSettings, cases: list[TestCase], spec:
             if close is not None:
                 close()
         failed = sum(1 for _, _, reviews, _ in decided for r in reviews if r.scores is None)
-        row = query(store, "SELECT COUNT(*) AS n, SUM(tokens_in) AS tin, "
-                           "SUM(tokens_cached) AS tc FROM llm_calls "
-                           "WHERE outcome = 'ok' AND stage = 'review'")[0]
+        calls = store.llm_calls(outcome="ok", stage="review")
+        row = {"n": len(calls), "tin": sum(r["tokens_in"] for r in calls),
+               "tc": sum(r["tokens_cached"] for r in calls)}
         store.close()
     n = len(decided) * backend.reviewer_count
     return {"reviews": n, "wall_s": wall, "cpu_s": cpu, "failed": failed, "spans": spans,
@@ -261,17 +279,18 @@ def main() -> int:
     count = max(1, args.waves * total // per_case)
 
     plain = args.server == "plain"
+    doc = Document(spec, readme)
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "calls.log"
-        with FakeServers(used, args.latency_ms, args.error_rate, args.seed, plain=plain,
-                         log=log if plain else None) as servers:
+        setup = ServerSetup(args.latency_ms, args.error_rate, args.seed, plain=plain,
+                            log=log if plain else None)
+        with FakeServers(used, setup) as servers:
             before = servers.cpu_s()
-            loaded = run(servers.env, settings, cases_for(args.task, spec, count, "t"), spec,
-                         readme)
+            loaded = run(servers.env, settings, cases_for(args.task, spec, count, "t"), doc)
             server_cpu = servers.cpu_s() - before
             small = run(servers.env, settings,
                         cases_for(args.task, spec, args.one_wave_cases * args.one_wave_rounds,
-                                  "w"), spec, readme, rounds=args.one_wave_rounds)
+                                  "w"), doc, rounds=args.one_wave_rounds)
         one_wave = one_wave_figures(small["spans"], args.latency_ms,
                                     log.read_text().split("\n") if plain else None)
     rate = loaded["reviews"] / loaded["wall_s"]
@@ -285,9 +304,9 @@ def main() -> int:
           f"{one_wave['last_arrival_ms']} ms, done {one_wave['tail_ms']} ms after the last "
           "reply (plain server only)")
     small = max(1, 3 * total // per_case)  # three waves at zero latency
-    with FakeServers(used, 0.0, 0.0, args.seed) as server:
-        zero = run(server.env, settings, cases_for(args.task, spec, small, "z"), spec, readme)
-        flat = run(server.env, settings, cases_for(args.task, spec, small, "f"), spec, readme,
+    with FakeServers(used, ServerSetup(0.0, 0.0, args.seed)) as server:
+        zero = run(server.env, settings, cases_for(args.task, spec, small, "z"), doc)
+        flat = run(server.env, settings, cases_for(args.task, spec, small, "f"), doc,
                    flat=True)
     overhead = 1000 * zero["cpu_s"] / zero["reviews"]
     print(f"zero latency: {zero['reviews']} reviews, CPU {overhead:.2f} ms/review, wall "

@@ -39,7 +39,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from providers import FakeServers, cases_for, one_wave_figures, run  # noqa: E402
+from providers import (  # noqa: E402
+    Document,
+    FakeServers,
+    ServerSetup,
+    cases_for,
+    one_wave_figures,
+    run,
+)
 
 from pipeline.llm.backend import LLMBackend  # noqa: E402
 from pipeline.llm.settings import PROVIDERS, LLMSettings, split_ref  # noqa: E402
@@ -143,12 +150,12 @@ def main() -> int:
     figures: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "calls.log"
-        with FakeServers(used, args.latency_ms, 0.0, 0, plain=True, log=log) as servers:
+        with FakeServers(used, ServerSetup(args.latency_ms, plain=True, log=log)) as servers:
             floor_spans, failed = floor_rounds(servers.env, per_provider, args.concurrency,
                                                Path(tmp))
             mine = run(servers.env, settings,
-                       cases_for(args.task, spec, args.cases * args.rounds, "p"), spec,
-                       readme, rounds=args.rounds)
+                       cases_for(args.task, spec, args.cases * args.rounds, "p"),
+                       Document(spec, readme), rounds=args.rounds)
         lines = log.read_text().split("\n")
     # the first round of each kind opens the connections: left out, as a build's later are
     for kind, spans in (("floor", floor_spans[1:]), ("pipeline", mine["spans"][1:])):

@@ -41,10 +41,21 @@ def _norm(path: str) -> str:
 
 def documented(text: str) -> list[tuple[str, str]]:
     """(method, path) of the endpoints whose part of the text holds a response JSON fence."""
-    lines = text.split("\n")
+    out: list[tuple[str, str]] = []
+    for key, started_in_fence, body in _parts(text):
+        if key is None or key in out:
+            continue
+        if _has_response_fence(body[1:], started_in_fence):
+            out.append(key)
+    return out
+
+
+def _parts(text: str) -> list[tuple[tuple[str, str] | None, bool, list[str]]]:
+    """The text cut at each line naming an endpoint: (endpoint, whether that line is inside
+    a fence, the part's lines from that one on); the first part is the preamble."""
     parts: list[tuple[tuple[str, str] | None, bool, list[str]]] = [(None, False, [])]
     in_fence = False
-    for ln in lines:
+    for ln in text.split("\n"):
         if _FENCE.match(ln):
             in_fence = not in_fence
         # inside a fence only a request line ("GET /spots?level=1") names an endpoint
@@ -52,30 +63,30 @@ def documented(text: str) -> list[tuple[str, str]]:
         if m:
             parts.append(((m.group(1), _norm(m.group(2))), in_fence, []))
         parts[-1][2].append(ln)
-    out: list[tuple[str, str]] = []
-    for key, started_in_fence, body in parts:
-        if key is None or key in out:
-            continue
-        # a part that starts on a request line inside a fence: that fence is the request
-        label = "request" if started_in_fence else ""
-        fence: list[str] | None = [] if started_in_fence else None
-        for ln in body[1:]:
-            if _FENCE.match(ln):
-                if fence is None:
-                    fence = []
-                    continue
-                first = "".join(fence).strip()
-                if first[:1] in "{[" and _RESPONSE.search(label) and not (
-                        _REQUEST.search(label) and not _RESPONSE.search(label)):
-                    out.append(key)
-                    break
-                fence = None
+    return parts
+
+
+def _has_response_fence(lines: list[str], started_in_fence: bool) -> bool:
+    """Whether a JSON fence in `lines` sits under a label line that speaks of a response."""
+    # a part that starts on a request line inside a fence: that fence is the request
+    label = "request" if started_in_fence else ""
+    fence: list[str] | None = [] if started_in_fence else None
+    for ln in lines:
+        if _FENCE.match(ln):
+            if fence is None:
+                fence = []
                 continue
-            if fence is not None:
-                fence.append(ln)
-            elif ln.strip():
-                label = ln
-    return out
+            first = "".join(fence).strip()
+            if first[:1] in "{[" and _RESPONSE.search(label) and not (
+                    _REQUEST.search(label) and not _RESPONSE.search(label)):
+                return True
+            fence = None
+            continue
+        if fence is not None:
+            fence.append(ln)
+        elif ln.strip():
+            label = ln
+    return False
 
 
 def found(ep: Endpoint) -> bool:

@@ -6,17 +6,23 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pipeline.config import load_settings
+from pipeline.config import Settings, load_settings
 from pipeline.llm import make_backend
 from pipeline.llm.settings import ModeError, load_llm_settings, mode_banner, resolve_mode
 from pipeline.stages.splitlock import LOCK_NAME
+
+if TYPE_CHECKING:
+    from pipeline.stages.build import BuildOptions
+    from pipeline.store import Store
 
 
 def _console() -> Console:
@@ -26,96 +32,145 @@ def _console() -> Console:
     return console
 
 
-def run_build(data: Path, only: list[str] | None, db: Path, *, offline: bool = False,
-              fallback: bool = False, batch: bool = False, check: bool = False,
-              jobs: int = 1, cpu_budget: int | None = None, suspects: int = 0) -> None:
+@dataclass(frozen=True)
+class BuildRequest:
+    """What `repogenesis build` was asked for: its data folder, state database and options."""
+
+    data: Path
+    db: Path
+    only: list[str] | None = None
+    offline: bool = False
+    fallback: bool = False
+    batch: bool = False
+    check: bool = False
+    jobs: int = 1
+    cpu_budget: int | None = None
+    suspects: int = 0
+
+
+def run_build(request: BuildRequest) -> None:
     """Build, then publish (or with `check`, compare the committed outputs instead)."""
-    from pipeline.chair.core import ChairError
-    from pipeline.chair.files import sync_decisions
     from pipeline.execution import install_signal_handlers
     from pipeline.execution.budget import set_cpu_budget
-    from pipeline.execution.reaper import reap_orphans
-    from pipeline.stages.build import BuildOptions, build
-    from pipeline.stages.committed import CommittedError
-    from pipeline.stages.publish import publish_data
+    from pipeline.stages.build import build
     from pipeline.stages.taskstate import raw_ids
     from pipeline.store import Store
 
     settings = load_settings()
     install_signal_handlers()
-    budget = set_cpu_budget(cpu_budget or settings.cpu_budget)
+    budget = set_cpu_budget(request.cpu_budget or settings.cpu_budget)
     console = _console()
-    reaped = reap_orphans()
-    if reaped:
-        console.print(f"ended {reaped} process(es) left running by an earlier, killed build")
-    raw = data / "raw"
-    if not any(raw.iterdir() if raw.is_dir() else []):
-        print(f"error: no tasks in {raw}; add one with `repogenesis new-task`", file=sys.stderr)
-        raise SystemExit(1)
-    db.parent.mkdir(parents=True, exist_ok=True)
+    _prepare(request, console)
     llm_settings = load_llm_settings()
     try:
-        mode = resolve_mode(llm_settings, os.environ, offline, fallback)
+        mode = resolve_mode(llm_settings, os.environ, request.offline, request.fallback)
     except ModeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        raise SystemExit(1) from None
+        _fail(str(exc))
     console.print(mode_banner(llm_settings, mode))
-    if jobs > 1:
-        console.print(f"{jobs} tasks at once; at most {budget.slots} service(s) running at once")
+    if request.jobs > 1:
+        console.print(f"{request.jobs} tasks at once; at most {budget.slots} service(s) "
+                      "running at once")
     started = time.monotonic()
-    live = console.is_terminal
-
-    def report(task_id: str, message: str) -> None:
-        stamp = f"[{time.monotonic() - started:6.1f}s]"
-        if live:
-            console.print(f"{stamp} [bold]{task_id}[/bold] {message}")
-            if bars is not None:
-                bars.note(task_id, message)
-        else:
-            print(f"{stamp} {task_id}: {message}", flush=True)
-
-    bars = _Bars(console) if live else None
-    options = BuildOptions(
-        data_dir=data, seed=settings.split_seed, verified_share=settings.verified_share,
-        prefer_expert=settings.split_prefer_expert,
-        max_rounds=settings.max_rounds, runs=settings.oracle_runs,
-        startup_timeout_s=settings.startup_timeout_s, test_timeout_s=settings.test_timeout_s,
-        case_timeout_s=settings.case_timeout_s, mutation_cap=settings.mutation_cap,
-        mutation_jobs=settings.mutation_jobs, mutation_selection=settings.mutation_selection,
-        cache_dir=settings.cache_dir, only=only, jobs=jobs, suspects=suspects,
-    )
-    if bars is not None:
-        options.tick = bars.tick
-        options.running = bars.running
-    lock_before = _read_bytes(data / LOCK_NAME)
-    with Store.open(db) as store:
-        try:
-            sync_decisions(data, store)  # the committed decisions apply to this build
-        except ChairError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            raise SystemExit(1) from None
+    bars = _Bars(console) if console.is_terminal else None
+    options = _options(settings, request, bars)
+    lock_before = _read_bytes(request.data / LOCK_NAME)
+    with Store.open(request.db) as store:
+        _sync_decisions(request.data, store)
         if mode == "llm":
-            options.backend = make_backend(store, llm_settings, batch=batch)
+            options.backend = make_backend(store, llm_settings, batch=request.batch)
+        report = _reporter(console, bars, started)
         if bars is not None:
             with bars.progress:
                 results = build(options, store, report)
         else:
             results = build(options, store, report)
-        if check:
-            stale = _check_after_build(data, store, lock_before, only)
+        if request.check:
+            stale = _check_after_build(request.data, store, lock_before, request.only)
         else:
-            try:
-                written = publish_data(data, store)
-            except CommittedError as exc:
-                print(f"error: {exc}", file=sys.stderr)
-                raise SystemExit(1) from None
-        status = task_status(store, raw_ids(data))
+            written = _publish(request.data, store)
+        status = task_status(store, raw_ids(request.data))
     print_status(status, console, {r.task_id: r for r in results})
-    if check:
-        _report_check(stale, data, console)
+    if request.check:
+        _report_check(stale, request.data, console)
     else:
         console.print(f"wrote {written['verified']} verified and {written['train']} train "
-                      f"task(s) in {time.monotonic() - started:.1f}s; state in {db}")
+                      f"task(s) in {time.monotonic() - started:.1f}s; state in {request.db}")
+    _exit_if_failed(results)
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(1) from None
+
+
+def _prepare(request: BuildRequest, console: Console) -> None:
+    """End what a killed build left running; refuse an empty data/raw; make the state folder."""
+    from pipeline.execution.reaper import reap_orphans
+
+    reaped = reap_orphans()
+    if reaped:
+        console.print(f"ended {reaped} process(es) left running by an earlier, killed build")
+    raw = request.data / "raw"
+    if not any(raw.iterdir() if raw.is_dir() else []):
+        _fail(f"no tasks in {raw}; add one with `repogenesis new-task`")
+    request.db.parent.mkdir(parents=True, exist_ok=True)
+
+
+def _options(settings: Settings, request: BuildRequest, bars: _Bars | None) -> BuildOptions:
+    from pipeline.stages.build import BuildOptions
+
+    options = BuildOptions(
+        data_dir=request.data, seed=settings.split_seed,
+        verified_share=settings.verified_share, prefer_expert=settings.split_prefer_expert,
+        max_rounds=settings.max_rounds, runs=settings.oracle_runs,
+        startup_timeout_s=settings.startup_timeout_s, test_timeout_s=settings.test_timeout_s,
+        case_timeout_s=settings.case_timeout_s, mutation_cap=settings.mutation_cap,
+        mutation_jobs=settings.mutation_jobs, mutation_selection=settings.mutation_selection,
+        cache_dir=settings.cache_dir, only=request.only, jobs=request.jobs,
+        suspects=request.suspects,
+    )
+    if bars is not None:
+        options.tick = bars.tick
+        options.running = bars.running
+    return options
+
+
+def _reporter(console: Console, bars: _Bars | None,
+              started: float) -> Callable[[str, str], None]:
+    """A task's progress line: on the live display with a terminal, plain lines otherwise."""
+    def report(task_id: str, message: str) -> None:
+        stamp = f"[{time.monotonic() - started:6.1f}s]"
+        if bars is not None:
+            console.print(f"{stamp} [bold]{task_id}[/bold] {message}")
+            bars.note(task_id, message)
+        else:
+            print(f"{stamp} {task_id}: {message}", flush=True)
+
+    return report
+
+
+def _sync_decisions(data: Path, store: Store) -> None:
+    """The committed Area Chair decisions apply to this build."""
+    from pipeline.chair.core import ChairError
+    from pipeline.chair.files import sync_decisions
+
+    try:
+        sync_decisions(data, store)
+    except ChairError as exc:
+        _fail(str(exc))
+
+
+def _publish(data: Path, store: Store) -> dict[str, int]:
+    from pipeline.reports.release import publish_data
+    from pipeline.stages.committed import CommittedError
+
+    try:
+        return publish_data(data, store)
+    except CommittedError as exc:
+        _fail(str(exc))
+
+
+def _exit_if_failed(results: list[Any]) -> None:
     failed = sorted(r.task_id for r in results if r.state == "failed")
     if failed:
         print(f"error: {len(failed)} of {len(results)} selected task(s) failed: "

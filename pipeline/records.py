@@ -43,7 +43,7 @@ class TaskConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     id: str = Field(pattern=TASK_ID_PATTERN)
-    language: str  # a language of pipeline/languages (python, java, or a registered one)
+    language: str  # a registered language (pipeline/builtin_languages: python, java)
     framework: str = Field(min_length=1)
     domain: str = Field(min_length=1)
     # where the task came from: a GitHub repository, another git URL, a local folder
@@ -58,7 +58,7 @@ class TaskConfig(BaseModel):
     def _known_language(cls, v: str) -> str:
         if not is_known(v):
             raise ValueError(f"{v!r} is not a known language (known: {', '.join(names())}); "
-                             f"add its module to pipeline/languages/")
+                             f"add a module that registers it (see pipeline/builtin_languages/)")
         return v
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import tomli_w
@@ -52,15 +53,24 @@ def write_executable(path: Path, text: str) -> None:
     os.chmod(path, 0o755)
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where a new task sits among the others: its port (None: one above every other task's,
+    so bundled tasks never collide) and the split it joins ("auto": decided with the rest)."""
+
+    port: int | None = None
+    split: str = "auto"
+
+
 def new_task(
     raw_root: Path,
     task_id: str,
     language: str,
     framework: str,
     domain: str,
-    port: int | None = None,
-    split: str = "auto",
+    placement: Placement | None = None,
 ) -> Path:
+    place = placement or Placement()
     check_task_id(task_id)
     try:
         lang = get_language(language)
@@ -75,8 +85,8 @@ def new_task(
         framework=framework.lower(),
         domain=domain,
         source="expert",
-        port=port or next_free_port(raw_root),
-        split=split,
+        port=place.port or next_free_port(raw_root),
+        split=place.split,
     )
     values = config.model_dump() | {"title": task_id.replace("-", " ").replace("_", " ").title()}
     (task_dir / "oracle").mkdir(parents=True)

@@ -94,8 +94,9 @@ def check_outputs(data_dir: Path, store: Store, only: list[str] | None = None) -
     """What `publish` would change in data_dir: it renders into a temporary folder and
     compares; nothing in data_dir or the store is written. `only` narrows the check to those
     tasks' folders (and the splits' own files)."""
+    from pipeline.reports.release import publish_data
     from pipeline.stages.committed import unbuilt
-    from pipeline.stages.publish import publish_data, raw_tasks
+    from pipeline.stages.publish import raw_tasks
     from pipeline.stages.taskstate import raw_ids
 
     with tempfile.TemporaryDirectory(prefix="repogenesis-check-") as tmp:

@@ -13,7 +13,6 @@ order inside a transaction and recorded in `schema_migrations`; an applied file 
 
 from __future__ import annotations
 
-import enum
 import json
 import os
 import re
@@ -22,7 +21,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from pipeline.records import (
     Difficulty,
@@ -35,6 +34,7 @@ from pipeline.records import (
 )
 from pipeline.store_chair import AreaChairDecision as AreaChairDecision  # re-exported
 from pipeline.store_chair import ChairStore
+from pipeline.store_llm import LlmStore
 from pipeline.store_rows import TaskRow as TaskRow  # re-exported
 from pipeline.store_rows import (
     case_row,
@@ -50,13 +50,22 @@ _MIGRATION_RE = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
 BUSY_TIMEOUT_MS = 30_000
 
 
-class _Keep(enum.Enum):
-    """Sentinel for `upsert_task`: leave the column as it is (None means clear it)."""
+class TaskFields(TypedDict, total=False):
+    """The task row's settable columns (`upsert_task`): a column left out keeps its value,
+    None clears it."""
 
-    KEEP = 0
+    input_hash: str | None
+    content_hash: str | None
+    split: SplitName | None
+    state: str
+    error: str | None
+    spec: Spec | None
+    difficulty: Difficulty | None
+    runner: str | None
 
 
-KEEP = _Keep.KEEP
+_PLAIN_COLUMNS = ("input_hash", "split", "state", "error", "content_hash", "runner")
+_MODEL_COLUMNS = ("spec", "difficulty")  # stored as JSON
 
 
 
@@ -95,7 +104,7 @@ def _migrations(directory: Path) -> list[tuple[int, str, str]]:
     return found
 
 
-class Store(ChairStore):
+class Store(ChairStore, LlmStore):
     """One connection per process; typed methods over the records in `pipeline.records`.
 
     Every write method runs in `transaction()`; calls made inside an outer `transaction()`
@@ -212,29 +221,16 @@ class Store(ChairStore):
 
     # --- tasks --------------------------------------------------------------------------
 
-    def upsert_task(
-        self,
-        task_id: str,
-        *,
-        input_hash: str | None | _Keep = KEEP,
-        content_hash: str | None | _Keep = KEEP,
-        split: SplitName | None | _Keep = KEEP,
-        state: str | _Keep = KEEP,
-        error: str | None | _Keep = KEEP,
-        spec: Spec | None | _Keep = KEEP,
-        difficulty: Difficulty | None | _Keep = KEEP,
-        runner: str | None | _Keep = KEEP,
-    ) -> None:
+    def upsert_task(self, task_id: str, **given: Unpack[TaskFields]) -> None:
         """Create the task row if missing, then set only the fields given (None clears)."""
-        fields: dict[str, Any] = {}
-        for column, value in (
-            ("input_hash", input_hash), ("split", split), ("state", state), ("error", error),
-            ("content_hash", content_hash), ("runner", runner),
-        ):
-            if value is not KEEP:
-                fields[column] = value
-        for column, model in (("spec", spec), ("difficulty", difficulty)):
-            if model is not KEEP:
+        unknown = sorted(set(given) - set(TaskFields.__annotations__))
+        if unknown:
+            raise TypeError(f"upsert_task() got unexpected keyword arguments {unknown}")
+        values: dict[str, Any] = dict(given)
+        fields: dict[str, Any] = {c: values[c] for c in _PLAIN_COLUMNS if c in values}
+        for column in _MODEL_COLUMNS:
+            if column in values:
+                model = values[column]
                 fields[column] = None if model is None else model.model_dump_json()
         fields["updated_at"] = now()
         with self.transaction() as conn:

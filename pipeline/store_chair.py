@@ -5,6 +5,8 @@ store's SQL stays in the store's modules."""
 
 from __future__ import annotations
 
+from typing import Required, TypedDict, Unpack
+
 from pydantic import BaseModel
 
 from pipeline.records import Scores, TestCase
@@ -30,26 +32,41 @@ class AreaChairDecision(BaseModel):
     opened_at: str | None = None
 
 
+class DecisionFields(TypedDict, total=False):
+    """What `add_ac_decision` records past the case, round and verdict: who decided, the
+    scores and note, when (None: now), and the case version and state decided on."""
+
+    chair: Required[str]
+    scores: Scores | None
+    note: str
+    submitted_at: str | None
+    task_id: str | None
+    code_hash: str | None
+    input_hash: str | None
+    state_before: str | None
+    opened_at: str | None
+
+
 class ChairStore:
     """Area Chair decisions, chair logins and case claims."""
 
-    def add_ac_decision(
-        self, case_id: str, round: int, decision: str, *, chair: str,
-        scores: Scores | None = None, note: str = "", submitted_at: str | None = None,
-        task_id: str | None = None, code_hash: str | None = None,
-        input_hash: str | None = None, state_before: str | None = None,
-        opened_at: str | None = None,
-    ) -> int:
+    def add_ac_decision(self, case_id: str, round: int, decision: str,
+                        **fields: Unpack[DecisionFields]) -> int:
         """Append one decision (durable on return); returns its id."""
+        unknown = sorted(set(fields) - set(DecisionFields.__annotations__))
+        if unknown:
+            raise TypeError(f"add_ac_decision() got unexpected keyword arguments {unknown}")
+        scores, get = fields.get("scores"), fields.get
         with self.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO area_chair_decisions (case_id, round, decision, scores, note, "
                 "chair, submitted_at, task_id, code_hash, input_hash, state_before, opened_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (case_id, round, decision,
-                 scores.model_dump_json() if scores is not None else None, note, chair,
-                 submitted_at or now(), task_id, code_hash, input_hash, state_before,
-                 opened_at),
+                 scores.model_dump_json() if scores is not None else None,
+                 get("note", ""), fields["chair"], get("submitted_at") or now(),
+                 get("task_id"), get("code_hash"), get("input_hash"), get("state_before"),
+                 get("opened_at")),
             )
             return int(cur.lastrowid or 0)
 

@@ -17,9 +17,8 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pipeline.offline.conftest_template import render_conftest
-from pipeline.offline.gen_model import build_model
-from pipeline.records import CATEGORIES, Spec, TestCase
+from pipeline.offline.conftest_template import conftest_source as conftest_source  # one home
+from pipeline.records import CATEGORIES, TestCase
 
 MODULE_HEADER = '''"""Black-box tests generated offline from the requirement document."""
 
@@ -53,11 +52,6 @@ class SuiteSources:
         last = len(index)
         return sorted(cases, key=lambda c: (index.get(f"{c.module}::{c.node_name}", last),
                                             c.node_name))
-
-
-def conftest_source(spec: Spec, port: int) -> str:
-    """The shared fixtures (base URL from SERVICE_BASE_URL, session, unique, auth)."""
-    return render_conftest(build_model(spec), port)
 
 
 def module_source(cases: list[TestCase]) -> str:

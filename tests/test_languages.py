@@ -26,7 +26,7 @@ from pipeline.mutation.model import Edit, apply_edit, mutate_status, name_mutant
 from pipeline.mutation.runner import read_oracle_sources
 from pipeline.routes import extract_routes
 from pipeline.routes.model import Route
-from pipeline.scaffold import new_task
+from pipeline.scaffold import Placement, new_task
 from pipeline.stages.difficulty import source_files as difficulty_files
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.tasks import TaskError, load_task
@@ -66,7 +66,7 @@ def test_a_comment_only_init_still_counts_but_a_blank_one_does_not(tmp_path: Pat
 
 
 def test_unknown_language_is_one_line_naming_the_fix(tmp_path: Path) -> None:
-    with pytest.raises(UnknownLanguage, match=r"'cobol' is not known .*pipeline/languages"):
+    with pytest.raises(UnknownLanguage, match=r"'cobol' is not known .*pipeline/builtin_languages"):
         get_language("cobol")
     task = tmp_path / "t"
     task.mkdir()
@@ -101,7 +101,8 @@ def test_no_module_outside_the_registry_branches_on_a_language_name() -> None:
     branch = re.compile(r"""language\s*[!=]=\s*["']|["'](java|python)["']\s+if\s""")
     offenders = [
         f"{path.relative_to(PACKAGE)}:{n}"
-        for path in sorted(PACKAGE.rglob("*.py")) if "languages" not in path.parts
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if not {"languages", "builtin_languages"} & set(path.parts)
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if branch.search(line)
     ]
@@ -112,7 +113,7 @@ def test_mutation_package_imports_without_a_circle() -> None:
     import subprocess
 
     for module in ("pipeline.mutation.java", "pipeline.mutation.operators",
-                   "pipeline.languages.java", "pipeline.routes", "pipeline.records"):
+                   "pipeline.builtin_languages.java", "pipeline.routes", "pipeline.records"):
         proc = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,
                               text=True, timeout=60)
         assert proc.returncode == 0, proc.stderr[-500:]
@@ -228,7 +229,7 @@ def toy(tmp_path: Path):
 @pytest.fixture
 def toy_task(toy, tmp_path: Path) -> Path:
     """A raw task in the toy language, scaffolded by `new-task` and then completed."""
-    task = new_task(tmp_path / "raw", "toy-items", "toy", "toyhttp", "items", port=8290)
+    task = new_task(tmp_path / "raw", "toy-items", "toy", "toyhttp", "items", Placement(port=8290))
     (task / "README.md").write_text(TOY_README, encoding="utf-8")
     (task / "oracle" / "service.toy").write_text(TOY_SERVICE, encoding="utf-8")
     return task
@@ -300,7 +301,7 @@ def test_toy_oracle_starts_in_its_environment_and_passes_evaluate(toy_task: Path
                                                                    tmp_path: Path) -> None:
     from pipeline.evaluate import evaluate_candidate
     from pipeline.execution import free_port
-    from pipeline.mutation import run_mutation
+    from pipeline.mutation import MutationOptions, run_mutation
 
     cache = tmp_path / "cache"
     out = tmp_path / "out" / "toy-items"
@@ -323,8 +324,9 @@ def test_toy_oracle_starts_in_its_environment_and_passes_evaluate(toy_task: Path
     assert (cache / "toy-env" / "bin" / "toy").is_file()  # started through the toy's env
 
     env = ensure_task_env(toy_task / "oracle", "toy", root=cache)
-    report = run_mutation(toy_task / "oracle", "toy", out / "tests", cap=None, jobs=1,
-                          env_bin=env.bin if env else None)
+    report = run_mutation(toy_task / "oracle", "toy", out / "tests",
+                          options=MutationOptions(cap=None, jobs=1,
+                                                  env_bin=env.bin if env else None))
     assert report["candidates"] == 5
     assert report["baseline"]["passed"] == 3
     # the status swaps on /ping, the 400 and the 201 are caught; no test asks for a 404

@@ -9,7 +9,7 @@ from typing import Any
 
 from pipeline.chair.service import CaseView, task_views
 from pipeline.records import Evidence, Review, RouteDecision, TestCase
-from pipeline.stages.routing import unchanged_refine
+from pipeline.routing import unchanged_refine
 from pipeline.store import Store, TaskRow
 
 PUBLISHED = ("accepted", "chair_accepted")

@@ -178,51 +178,69 @@ def claim(store: Store, case_id: str, chair: str, at: datetime | None = None) ->
     return store.claim_case(case_id, chair, now_iso(at), now_iso(at + LEASE))
 
 
-def decide(store: Store, data_dir: Path, case_id: str, verdict: Verdict,
-           *, chair: str, scores: Scores | None = None, note: str = "",
-           expected_version: str | None = None, expected_last: int | None = None,
-           revise: bool = False, at: datetime | None = None) -> AreaChairDecision:
-    """Check and append one decision in one transaction, then write it to decisions.jsonl.
+@dataclass(frozen=True)
+class Submission:
+    """One decision as a chair submits it, with what their page showed when they did.
 
     `expected_version` / `expected_last` come from the page the chair saw: the version token
     and the id of the decision it showed (0 for none); any difference refuses the submission.
+    `revise` lets a chair without a page (the CLI) add a newer decision over a standing one.
     """
-    if verdict is Verdict.ACCEPT and scores is None:
+
+    verdict: Verdict
+    chair: str
+    scores: Scores | None = None
+    note: str = ""
+    expected_version: str | None = None
+    expected_last: int | None = None
+    revise: bool = False
+
+
+def decide(store: Store, data_dir: Path, case_id: str, sub: Submission,
+           *, at: datetime | None = None) -> AreaChairDecision:
+    """Check and append one decision in one transaction, then write it to decisions.jsonl."""
+    if sub.verdict is Verdict.ACCEPT and sub.scores is None:
         raise ChairError("accept needs the chair's four rubric scores C,V,R,L")
-    if verdict is not Verdict.ACCEPT and not note.strip():
-        raise ChairError(f"{verdict.value} needs a "
-                         f"{'reason' if verdict is Verdict.REJECT else 'note'}")
+    if sub.verdict is not Verdict.ACCEPT and not sub.note.strip():
+        raise ChairError(f"{sub.verdict.value} needs a "
+                         f"{'reason' if sub.verdict is Verdict.REJECT else 'note'}")
     now = now_iso(at)
     with store.transaction():
         view = load_case(store, case_id)
-        if not view.with_chair:
-            raise ChairError(f"{case_id} is not with the Area Chair (its state is "
-                             f"{view.state}); nothing to decide")
-        if expected_version is not None and expected_version != view.version.token:
-            raise ChairError(f"{case_id} changed since the page was opened (now round "
-                             f"{view.case.round}); reload it and decide on what is shown")
-        current = view.decision
-        if expected_last is not None and (current.id if current else 0) != expected_last:
-            who = f"{current.decision} by {current.chair} at {current.submitted_at}" \
-                if current else "withdrawn"
-            raise ChairError(f"{case_id} was already decided ({who}) after the page was "
-                             f"opened; reload it: nothing was overwritten")
-        if current is not None and expected_last is None and not revise:
-            raise ChairError(f"{case_id} is already decided ({current.decision} by "
-                             f"{current.chair}); pass --revise to add a newer decision")
+        _check_unchanged(case_id, view, sub)
         claims = store.chair_claims(now)
-        holder, opened = claims.get(case_id, (chair, None))
-        if holder != chair:
+        holder, opened = claims.get(case_id, (sub.chair, None))
+        if holder != sub.chair:
             raise ChairError(f"{case_id} is claimed by {holder} until their lease ends; "
                              f"pick another case")
         decision_id = store.add_ac_decision(
-            case_id, view.case.round, verdict.value, chair=chair, scores=scores, note=note,
-            submitted_at=now, task_id=view.task.id, code_hash=view.version.code_hash,
-            input_hash=view.version.input_hash, state_before=view.state, opened_at=opened)
+            case_id, view.case.round, sub.verdict.value, chair=sub.chair, scores=sub.scores,
+            note=sub.note, submitted_at=now, task_id=view.task.id,
+            code_hash=view.version.code_hash, input_hash=view.version.input_hash,
+            state_before=view.state, opened_at=opened)
         store.release_claim(case_id)
     stored = next(d for d in store.ac_decisions(case_id) if d.id == decision_id)
     append_decision(data_dir, stored)
     return stored
+
+
+def _check_unchanged(case_id: str, view: CaseView, sub: Submission) -> None:
+    """ChairError unless the case is with the chair and still what the page showed."""
+    if not view.with_chair:
+        raise ChairError(f"{case_id} is not with the Area Chair (its state is "
+                         f"{view.state}); nothing to decide")
+    if sub.expected_version is not None and sub.expected_version != view.version.token:
+        raise ChairError(f"{case_id} changed since the page was opened (now round "
+                         f"{view.case.round}); reload it and decide on what is shown")
+    current = view.decision
+    if sub.expected_last is not None and (current.id if current else 0) != sub.expected_last:
+        who = f"{current.decision} by {current.chair} at {current.submitted_at}" \
+            if current else "withdrawn"
+        raise ChairError(f"{case_id} was already decided ({who}) after the page was "
+                         f"opened; reload it: nothing was overwritten")
+    if current is not None and sub.expected_last is None and not sub.revise:
+        raise ChairError(f"{case_id} is already decided ({current.decision} by "
+                         f"{current.chair}); pass --revise to add a newer decision")
 
 
 def case_json(view: CaseView) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -165,40 +165,60 @@ def _env_bin(task: TaskInfo, candidate: Path, cache_dir: Path | None) -> Path | 
     return env.bin if env else None
 
 
-def _deploy_and_test(task: TaskInfo, candidate: Path, script: str, result: dict[str, Any], *,
-                     startup_timeout_s: float, test_timeout_s: float, case_timeout_s: float,
-                     cache_dir: Path | None) -> list[Any] | None:
+@dataclass(frozen=True)
+class Limits:
+    """How long a candidate may take to start, to run the suite and one test; where the
+    environments are cached."""
+
+    startup_timeout_s: float = 90.0
+    test_timeout_s: float = 300.0
+    case_timeout_s: float = 30.0
+    cache_dir: Path | None = None
+
+
+@dataclass
+class Deployment:
+    """One candidate under test: its folder, start script and environment, the result being
+    filled, and whether the service outlived each group's tests."""
+
+    task: TaskInfo
+    candidate: Path
+    script: str
+    result: dict[str, Any]
+    env_bin: Path | None = None
+    alive: list[bool] = field(default_factory=list)
+
+
+def _deploy_and_test(task: TaskInfo, candidate: Path, script: str, result: dict[str, Any],
+                     limits: Limits) -> list[Any] | None:
     """Start the candidate and run the task's tests; fills the DSR fields of `result`.
     Each group of the suite (`suite_runs`: human-written files alone, as their authors ran
     them, as the oracle ran them in the build) gets a fresh copy and start of the candidate.
     Returns the per-test outcomes, or None when the service did not deploy."""
     try:
-        env_bin = _env_bin(task, candidate, cache_dir)
+        env_bin = _env_bin(task, candidate, limits.cache_dir)
     except EnvError as exc:
         result["dsr_reason"] = f"environment from requirements.txt failed: {exc}"
         return None
+    dep = Deployment(task, candidate, script, result, env_bin)
     runs: list[TestRun] = []
-    alive: list[bool] = []
     for i, group in enumerate(suite_groups(task.tests_dir)):
-        run = _run_group(task, candidate, script, result, group, first=i == 0, alive=alive,
-                         startup_timeout_s=startup_timeout_s, test_timeout_s=test_timeout_s,
-                         case_timeout_s=case_timeout_s, env_bin=env_bin)
+        run = _run_group(dep, group, limits, first=i == 0)
         if run is None and i == 0:
             return None
         if run is not None:
             runs.append(run)
-    result["service_alive_after_tests"] = all(alive)
+    result["service_alive_after_tests"] = all(dep.alive)
     merged = merge_runs(runs) if runs else TestRun()
     result["tests_timed_out"] = merged.timed_out
     return merged.tests
 
 
-def _run_group(task: TaskInfo, candidate: Path, script: str, result: dict[str, Any],
-               group: tuple[str, ...], *, first: bool, alive: list[bool],
-               startup_timeout_s: float, test_timeout_s: float, case_timeout_s: float,
-               env_bin: Path | None) -> TestRun | None:
+def _run_group(dep: Deployment, group: tuple[str, ...], limits: Limits, *,
+               first: bool) -> TestRun | None:
     """One group of the suite against a fresh start of the candidate; None when it did not
     start (the first start decides DSR; a later failed start leaves its tests not run)."""
+    task, candidate, script, result = dep.task, dep.candidate, dep.script, dep.result
     if not _port_free(task.port):
         raise PortBusyError(f"port {task.port} (task {task.id}'s port) is in use: stop what "
                             f"holds it, then evaluate again")
@@ -206,15 +226,16 @@ def _run_group(task: TaskInfo, candidate: Path, script: str, result: dict[str, A
         with workspace(candidate, script) as ws:
             t0 = time.monotonic()
             try:
-                with start_service(ws.repo, task.port, env_bin, startup_timeout_s,
+                with start_service(ws.repo, task.port, dep.env_bin, limits.startup_timeout_s,
                                    log_path=ws.log_path) as service:
                     if first:
                         result["dsr"] = True
                         result["dsr_reason"] = (f"{script} answered HTTP on port {task.port} "
                                                 f"in {time.monotonic() - t0:.1f}s")
-                    run = run_pytest(task.tests_dir, service.base_url, test_timeout_s,
-                                     extra_args=(f"--timeout={case_timeout_s:g}", *group))
-                    alive.append(service.alive())
+                    run = run_pytest(task.tests_dir, service.base_url, limits.test_timeout_s,
+                                     extra_args=(f"--timeout={limits.case_timeout_s:g}",
+                                                 *group))
+                    dep.alive.append(service.alive())
                     return run
             except ServiceError as exc:
                 if exc.kind == "port_in_use":
@@ -224,7 +245,7 @@ def _run_group(task: TaskInfo, candidate: Path, script: str, result: dict[str, A
                     reason = str(exc).replace(str(ws.repo.resolve()), str(candidate))
                     result["dsr_reason"] = f"{exc.kind}: {reason}"
                     result["service_log_tail"] = _tail(ws.log_path)
-                alive.append(False)
+                dep.alive.append(False)
                 return None
     except WorkspaceError as exc:
         if first:
@@ -271,10 +292,8 @@ def evaluate_candidate(
                                 "bin/start.sh) in the repository")
     else:
         result["start_script"] = script
-        run_tests = _deploy_and_test(task, candidate, script, result,
-                                     startup_timeout_s=startup_timeout_s,
-                                     test_timeout_s=test_timeout_s,
-                                     case_timeout_s=case_timeout_s, cache_dir=cache_dir)
+        limits = Limits(startup_timeout_s, test_timeout_s, case_timeout_s, cache_dir)
+        run_tests = _deploy_and_test(task, candidate, script, result, limits)
     tests = merge_outcomes(task.cases, run_tests)
     outcomes = [t["outcome"] for t in tests]
     result["pass_at_1"] = metrics.sample_pass(result["dsr"], outcomes)

@@ -46,6 +46,25 @@ def task_row(result: dict[str, Any], task_dir: Path, has_candidate: bool) -> dic
     }
 
 
+def _run_groups(groups: list[list[Path]], run_group: Callable[[list[Path]], None],
+                jobs: int) -> None:
+    """`run_group` for every group, up to `jobs` at once; the first error stops the groups
+    not yet started (running ones finish) and is raised."""
+    if jobs == 1:
+        for group in groups:
+            run_group(group)
+        return
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(run_group, g) for g in groups]
+        try:
+            for future in futures:
+                future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()  # tasks not yet started; running ones finish
+            raise
+
+
 def evaluate_split(
     split_dir: Path,
     candidates_root: Path,
@@ -83,20 +102,7 @@ def evaluate_split(
                 if progress is not None:
                     progress(row["id"], row)
 
-    groups = list(by_port.values())
-    if jobs == 1:
-        for group in groups:
-            run_group(group)
-    else:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(run_group, g) for g in groups]
-            try:
-                for future in futures:
-                    future.result()
-            except BaseException:
-                for future in futures:
-                    future.cancel()  # tasks not yet started; running ones finish
-                raise
+    _run_groups(list(by_port.values()), run_group, jobs)
     rows.sort(key=lambda r: r["id"])
     summary = metrics.summarize(rows, group_keys=("language", "difficulty"))
     return {

@@ -29,13 +29,14 @@ from .process import (
     terminated,
 )
 from .pytest_runner import TestOutcome, TestRun, run_pytest
-from .sandbox import Sandbox, SandboxPolicy, sandbox_mode
+from .sandbox import RunOptions, Sandbox, SandboxPolicy, sandbox_mode
 from .service import RunningService, ServiceError, start_service
 
 __all__ = [
-    "EnvError", "Launch", "PortTimeout", "PortWaitError", "ProcessExited", "RunningService",
-    "Sandbox", "SandboxPolicy", "ServiceError", "Spawned", "TaskEnv", "Terminated",
-    "TestOutcome", "TestRun", "cache_root", "ensure_env", "ensure_task_env", "env_key",
+    "EnvError", "Launch", "PortTimeout", "PortWaitError", "ProcessExited", "RunOptions",
+    "RunningService", "Sandbox", "SandboxPolicy", "ServiceError", "Spawned", "TaskEnv",
+    "Terminated", "TestOutcome", "TestRun", "cache_root", "ensure_env", "ensure_task_env",
+    "env_key",
     "free_port", "group_members", "install_signal_handlers", "kill_all", "kill_group",
     "live_groups", "port_in_use", "run_pytest", "sandbox_mode", "scratch_prefix",
     "scrubbed_env", "spawn", "spawned", "start_service", "terminated", "wait_for_port",

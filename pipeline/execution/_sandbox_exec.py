@@ -103,32 +103,38 @@ def _searchable(path: str, uid: int) -> bool:
 def _plan_exposure(paths: list[str], skip_self: set[str], uid: int) -> dict[str, dict[str, int]]:
     """Blocking folder -> {entry name: O_PATH fd} to bind back over a tmpfs covering it."""
     plan: dict[str, dict[str, int]] = {}
-
-    def want(folder: str, name: str) -> None:
-        entries = plan.setdefault(folder, {})
-        if name not in entries:
-            entries[name] = os.open(os.path.join(folder, name), os.O_PATH | os.O_NOFOLLOW)
-
     for path in paths:
-        if not os.path.lexists(path):
-            continue
-        parts = path.strip("/").split("/")
-        for i in range(1, len(parts) + 1):
-            folder = "/" + "/".join(parts[:i])
-            if not os.path.isdir(folder) or os.path.islink(folder):
-                break
-            try:
-                blocked = not _searchable(folder, uid)
-            except OSError:
-                break
-            if not blocked:
-                continue
-            if i < len(parts):
-                want(folder, parts[i])
-            elif folder not in skip_self:
-                for name in os.listdir(folder):
-                    want(folder, name)
+        if os.path.lexists(path):
+            _plan_path(plan, path, skip_self, uid)
     return plan
+
+
+def _plan_path(plan: dict[str, dict[str, int]], path: str, skip_self: set[str],
+               uid: int) -> None:
+    """Add to `plan` what keeps `path` reachable past each folder on the way that `uid`
+    cannot search: the next entry, or every entry of `path` itself (unless in `skip_self`)."""
+    parts = path.strip("/").split("/")
+    for i in range(1, len(parts) + 1):
+        folder = "/" + "/".join(parts[:i])
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            return
+        try:
+            blocked = not _searchable(folder, uid)
+        except OSError:
+            return
+        if not blocked:
+            continue
+        if i < len(parts):
+            _want(plan, folder, parts[i])
+        elif folder not in skip_self:
+            for name in os.listdir(folder):
+                _want(plan, folder, name)
+
+
+def _want(plan: dict[str, dict[str, int]], folder: str, name: str) -> None:
+    entries = plan.setdefault(folder, {})
+    if name not in entries:
+        entries[name] = os.open(os.path.join(folder, name), os.O_PATH | os.O_NOFOLLOW)
 
 
 def _expose(plan: dict[str, dict[str, int]]) -> None:

@@ -23,9 +23,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.languages import TaskEnv as TaskEnv  # re-exported: a language returns one
 from pipeline.languages import task_env
 
 from .process import Launch, is_secret_name, spawned, tail_file
@@ -42,23 +42,6 @@ NETWORK_VARS = (
 
 class EnvError(Exception):
     """An environment could not be created; the message is one line naming the cause."""
-
-
-@dataclass(frozen=True)
-class TaskEnv:
-    """A ready environment. `reused` is True when it came from the cache untouched."""
-
-    path: Path
-    key: str
-    reused: bool
-
-    @property
-    def bin(self) -> Path:
-        return self.path / "bin"
-
-    @property
-    def python(self) -> Path:
-        return self.bin / "python"
 
 
 def cache_root() -> Path:

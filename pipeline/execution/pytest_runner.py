@@ -17,17 +17,18 @@ import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
 from .process import Launch, scratch_prefix, spawned, tail_file
-from .sandbox import Sandbox, SandboxPolicy, published, writable_folders
+from .sandbox import RunOptions, Sandbox, SandboxPolicy, published, writable_folders
 
 Outcome = Literal["passed", "failed", "error", "skipped"]
 OUTPUT_CAP = 4000
+PYTEST_GRACE_S = 2.0  # between SIGTERM and SIGKILL of a test run
 _RANK = {"passed": 0, "skipped": 1, "error": 2, "failed": 3}
 
 _PLUGIN = '''
@@ -107,22 +108,22 @@ def run_pytest(
     timeout_s: float,
     python: str = sys.executable,
     extra_args: Sequence[str] = (),
-    grace_s: float = 2.0,
     *,
-    sandbox: Sandbox | None = None,
-    policy: SandboxPolicy | None = None,
-    env: Mapping[str, str] | None = None,
+    options: RunOptions | None = None,
 ) -> TestRun:
     """Run pytest on `target` (file or folder) with SERVICE_BASE_URL=`base_url`.
 
     The project's own pytest configuration is not applied (an empty ini file is passed) and
     collection errors do not stop the other files from running. The run is sandboxed with
-    `policy`'s limits (default: the sandbox's): in `sandbox` if given, else in the sandbox of
-    the service published on `base_url`'s port (see `start_service`), else in a fresh one
-    relaying that loopback port to the host. The tests' folder is writable only if it lies
-    under the system temp folder. `env` adds variables for the tests (the sandbox still
-    scrubs keys and credentials).
+    `options.policy`'s limits (default: the sandbox's): in `options.sandbox` if given, else in
+    the sandbox of the service published on `base_url`'s port (see `start_service`), else in a
+    fresh one relaying that loopback port to the host. The tests' folder is writable only if
+    it lies under the system temp folder. `options.env` adds variables for the tests (the
+    sandbox still scrubs keys and credentials).
     """
+    options = options or RunOptions()
+    sandbox, policy, env = options.sandbox, options.policy, options.env
+    grace_s = PYTEST_GRACE_S if options.grace_s is None else options.grace_s
     target = target.resolve()
     if not target.exists():
         raise FileNotFoundError(f"no tests at {target}")
@@ -284,6 +285,24 @@ def _phase_outcome(ev: dict) -> Outcome:
     return "failed" if ev["when"] == "call" else "error"
 
 
+def _junit_case(case: ET.Element) -> tuple[Outcome, list[str]]:
+    """One junit test case's worst outcome and its messages (with the captured output when it
+    failed)."""
+    outcome: Outcome = "passed"
+    parts = []
+    for tag in ("failure", "error", "skipped"):
+        for el in case.findall(tag):
+            candidate: Outcome = "failed" if tag == "failure" else tag  # type: ignore[assignment]
+            if _RANK[candidate] > _RANK[outcome]:
+                outcome = candidate
+            parts.append(f"{el.get('message', '')}\n{el.text or ''}")
+    for tag in ("system-out", "system-err") if outcome in ("failed", "error") else ():
+        for el in case.findall(tag):
+            if el.text and el.text.strip():
+                parts.append(f"[{tag}]\n{el.text}")
+    return outcome, parts
+
+
 def _from_junit(junit: Path) -> dict[str, TestOutcome]:
     """Outcomes from pytest's junit XML (absent when the run was killed)."""
     try:
@@ -296,18 +315,7 @@ def _from_junit(junit: Path) -> dict[str, TestOutcome]:
         if prop is None:
             continue  # collection errors: the progress stream has their real node id
         nodeid = prop.get("value", "")
-        outcome: Outcome = "passed"
-        parts = []
-        for tag in ("failure", "error", "skipped"):
-            for el in case.findall(tag):
-                candidate: Outcome = "failed" if tag == "failure" else tag  # type: ignore[assignment]
-                if _RANK[candidate] > _RANK[outcome]:
-                    outcome = candidate
-                parts.append(f"{el.get('message', '')}\n{el.text or ''}")
-        for tag in ("system-out", "system-err") if outcome in ("failed", "error") else ():
-            for el in case.findall(tag):
-                if el.text and el.text.strip():
-                    parts.append(f"[{tag}]\n{el.text}")
+        outcome, parts = _junit_case(case)
         prev = out.get(nodeid)
         if prev is not None:  # a teardown error after a failure gets a second element
             parts.insert(0, prev.output)

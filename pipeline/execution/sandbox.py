@@ -12,11 +12,12 @@ and nothing else. Each launch additionally gets (see `_sandbox_exec` for the mec
 * its own mount namespace: everything read-only except its scratch, a private /dev/shm and the
   declared writable folders; a fresh /sys that lists only `lo`.
 
-`start_service(..., sandbox=sb)` and `run_pytest(..., sandbox=sb)` use `sb`; without one,
-`start_service` creates a sandbox for the service's lifetime and publishes it under its port, and
-`run_pytest` joins the sandbox of the service behind its base URL (or, for another loopback
-URL, gets a fresh one with a relay to that port). The pipeline reaches a sandboxed service at
-the same `http://127.0.0.1:<port>` through a relay (`netns.Forwarder`), so callers are unchanged.
+`start_service(..., options=RunOptions(sandbox=sb))` and `run_pytest(..., options=...)` use
+`sb`; without one, `start_service` creates a sandbox for the service's lifetime and publishes it
+under its port, and `run_pytest` joins the sandbox of the service behind its base URL (or, for
+another loopback URL, gets a fresh one with a relay to that port). The pipeline reaches a
+sandboxed service at the same `http://127.0.0.1:<port>` through a relay (`netns.Forwarder`),
+so callers are unchanged.
 
 Without root or namespaces (or with REPOGENESIS_SANDBOX=limits) only the resource limits, the
 output cap and the scrubbed environment apply; one warning says so.
@@ -32,7 +33,7 @@ import shutil
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
@@ -97,6 +98,19 @@ class SandboxPolicy:
 
 
 DEFAULT_POLICY = SandboxPolicy()
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What a service or a test run may be given past where it runs: the sandbox it shares
+    (None: one of its own; a test run: that of the service on its port), its limits (None:
+    the sandbox's), variables added to its environment, and the grace between SIGTERM and
+    SIGKILL (None: the runner's own)."""
+
+    sandbox: Sandbox | None = None
+    policy: SandboxPolicy | None = None
+    env: Mapping[str, str] | None = None
+    grace_s: float | None = None
 
 # --- can we isolate? (decided once per pipeline process) ----------------------------------
 

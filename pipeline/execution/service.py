@@ -14,14 +14,14 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from .budget import cpu_slot
 from .ports import LOOPBACK, PortTimeout, ProcessExited, port_in_use, wait_for_port
 from .process import DEFAULT_GRACE_S, Launch, Spawned, scratch_prefix, spawn, tail_file
-from .sandbox import Sandbox, SandboxPolicy, writable_folders
+from .sandbox import RunOptions, Sandbox, writable_folders
 
 CANNOT_RUN = "repogenesis sandbox: cannot run "
 
@@ -92,34 +92,32 @@ def start_service(
     startup_timeout_s: float = 60.0,
     *,
     log_path: Path | None = None,
-    extra_env: Mapping[str, str] | None = None,
-    grace_s: float = DEFAULT_GRACE_S,
-    sandbox: Sandbox | None = None,
-    policy: SandboxPolicy | None = None,
+    options: RunOptions | None = None,
 ) -> Iterator[RunningService]:
     """Run `oracle_dir/start.sh` with PORT set and `env_bin` first on PATH; yield once it answers.
 
-    The service runs sandboxed (see `sandbox`) with `policy`'s limits (default: the
-    sandbox's): in `sandbox` if given (tests run with `run_pytest(..., sandbox=sandbox)` then
-    share its loopback), else in a sandbox of its own that lives as long as the service.
-    Either way `base_url` also works from the pipeline. The oracle folder is writable only if
-    it lies under the system temp folder.
+    The service runs sandboxed (see `sandbox`) with `options.policy`'s limits (default: the
+    sandbox's): in `options.sandbox` if given (tests run with `run_pytest(...,
+    options=RunOptions(sandbox=...))` then share its loopback), else in a sandbox of its own
+    that lives as long as the service. Either way `base_url` also works from the pipeline.
+    The oracle folder is writable only if it lies under the system temp folder. `options.env`
+    adds variables to the service's environment.
     `log_path` defaults to a temporary file removed on exit (pass one to keep the log).
     Raises ServiceError (one line) if start.sh is missing or not executable, the port is taken,
     the script exits before answering, or nothing answers by `startup_timeout_s`.
     """
     oracle_dir = oracle_dir.resolve()
-    script = oracle_dir / "start.sh"
-    _check_script(script)
+    _check_script(oracle_dir / "start.sh")
     with cpu_slot():  # the shared CPU budget (see `budget`); a no-op if this thread holds one
-        yield from _started(oracle_dir, script, port, env_bin, startup_timeout_s, log_path,
-                            extra_env, grace_s, sandbox, policy)
+        yield from _started(oracle_dir, port, env_bin, startup_timeout_s, log_path,
+                            options or RunOptions())
 
 
-def _started(oracle_dir: Path, script: Path, port: int, env_bin: Path | None,
-             startup_timeout_s: float, log_path: Path | None,
-             extra_env: Mapping[str, str] | None, grace_s: float, sandbox: Sandbox | None,
-             policy: SandboxPolicy | None) -> Iterator[RunningService]:
+def _started(oracle_dir: Path, port: int, env_bin: Path | None, startup_timeout_s: float,
+             log_path: Path | None, options: RunOptions) -> Iterator[RunningService]:
+    script = oracle_dir / "start.sh"
+    sandbox, policy, extra_env = options.sandbox, options.policy, options.env
+    grace_s = DEFAULT_GRACE_S if options.grace_s is None else options.grace_s
     if port_in_use(port) or (sandbox is not None and sandbox.call(port_in_use, port)):
         raise _port_taken(port, oracle_dir)
     own_log_dir = None

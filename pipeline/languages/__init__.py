@@ -1,6 +1,7 @@
 """One registry of per-language rules: a task's `language` (task.toml) names a `Language`.
 
-Every rule that differs between languages lives in that language's module (`python`, `java`):
+Every rule that differs between languages lives in that language's module
+(`pipeline.builtin_languages.python`, `.java`, or one a user registers):
 which files are its source, the environment its service runs in, its mutants, how routes are
 read from it, what `new-task` scaffolds and what `collect` guesses. Callers ask the registry
 (`get_language(task.config.language)`) and never branch on a language's name, so adding a
@@ -13,8 +14,9 @@ The start command: `oracle/start.sh` is the contract every language shares (exec
 runs it, with the language's environment first on PATH); a language decides what its start.sh
 does through the template it scaffolds (`Language.templates["oracle/start.sh"]`).
 
-The built-in modules are imported on first use, not here: they import the route readers, the
-mutation operators and the execution layer, which themselves ask this registry.
+The built-in modules are imported by name on first use, not here: they import the route
+readers, the mutation operators and the execution layer, which themselves ask this registry,
+so the registry sits below all of them and knows those modules only as names (`BUILTIN`).
 """
 
 from __future__ import annotations
@@ -29,8 +31,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.languages.sources import source_files
 
-if TYPE_CHECKING:  # types only: importing these here would make an import circle
-    from pipeline.execution.envs import TaskEnv
+if TYPE_CHECKING:  # types only: these layers sit above the registry
     from pipeline.mutation.operators import Mutant
     from pipeline.routes.match import EndpointLike
     from pipeline.routes.model import Route
@@ -43,7 +44,27 @@ HandlerSpans = Callable[
 ]
 
 #: Built-in languages, in the order used for guessing and for ties: name -> module.
-BUILTIN = {"python": "pipeline.languages.python", "java": "pipeline.languages.java"}
+BUILTIN = {"python": "pipeline.builtin_languages.python",
+           "java": "pipeline.builtin_languages.java"}
+
+
+@dataclass(frozen=True)
+class TaskEnv:
+    """A ready environment a language built for a service (its `bin` goes first on PATH).
+    `reused` is True when it came from the cache untouched. Declared here, with the registry,
+    because a language's `environment` returns one; pipeline.execution.envs builds them."""
+
+    path: Path
+    key: str
+    reused: bool
+
+    @property
+    def bin(self) -> Path:
+        return self.path / "bin"
+
+    @property
+    def python(self) -> Path:
+        return self.bin / "python"
 
 
 class UnknownLanguage(ValueError):
@@ -125,7 +146,7 @@ def get_language(name: str) -> Language:
     except KeyError:
         raise UnknownLanguage(
             f"language {name!r} is not known (known: {', '.join(names())}): use one of "
-            f"them, or add a module to pipeline/languages/ that registers it") from None
+            f"them, or add a module that registers it (see pipeline/builtin_languages)") from None
 
 
 def all_languages() -> list[Language]:
@@ -156,7 +177,7 @@ def task_env(source_dir: Path, language: str, cache_root: Path | None = None
 
 
 __all__ = [
-    "BUILTIN", "Language", "UnknownLanguage", "all_languages", "get_language",
+    "BUILTIN", "Language", "TaskEnv", "UnknownLanguage", "all_languages", "get_language",
     "guess_language", "interpreter_names", "is_known", "names", "register", "task_env",
     "unregister",
 ]

@@ -19,10 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from pipeline.languages import Language
+from typing import Protocol
 
 SKIP_DIRS = frozenset({
     # tests
@@ -65,7 +62,19 @@ def _kept_file(path: Path) -> bool:
     return size <= MAX_FILE_BYTES and not _is_blank(path, size)
 
 
-def source_files(root: Path, languages: Sequence[Language]) -> dict[str, list[Path]]:
+class SourceRules(Protocol):
+    """What the walk needs of a language (`pipeline.languages.Language` has it): the registry
+    imports this module, so the walk names no type of the registry's."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def suffixes(self) -> tuple[str, ...]: ...
+    @property
+    def skip_dirs(self) -> frozenset[str]: ...
+
+
+def source_files(root: Path, languages: Sequence[SourceRules]) -> dict[str, list[Path]]:
     """Per language name, its source files under `root`, in one walk of the tree."""
     out: dict[str, list[Path]] = {lang.name: [] for lang in languages}
     for dirpath, dirnames, filenames in os.walk(root):

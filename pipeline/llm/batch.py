@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from pipeline.llm.base import BatchItem, BatchStatus, Provider
-from pipeline.llm.cache import cache_key, now, query
+from pipeline.llm.cache import cache_key, now
 from pipeline.llm.client import Call, LLMClient
 from pipeline.llm.errors import ProviderError, classify
 
@@ -52,6 +52,14 @@ class _Job:
     failures: int = 0
 
 
+@dataclass(frozen=True)
+class _Polling:
+    """How a round waits on its batches: tests pass a fake `sleep` and short times."""
+    every_s: float
+    timeout_s: float
+    sleep: Callable[[float], None]
+
+
 def custom_id(key: str) -> str:
     return "k" + key[:47]  # ^[a-zA-Z0-9_-]{1,64}$ (Anthropic), unique per request
 
@@ -60,9 +68,9 @@ def run_batch_round(client: LLMClient, calls: Sequence[Call], *, poll_s: float |
                     timeout_s: float | None = None,
                     sleep: Callable[[float], None] | None = None) -> BatchReport:
     settings = client.settings
-    poll_s = settings.batch_poll_s if poll_s is None else poll_s
-    timeout_s = settings.batch_timeout_s if timeout_s is None else timeout_s
-    sleep = sleep or time.sleep
+    polling = _Polling(settings.batch_poll_s if poll_s is None else poll_s,
+                       settings.batch_timeout_s if timeout_s is None else timeout_s,
+                       sleep or time.sleep)
     by_key = {cache_key(c.request, c.schema): c for c in calls}
     report = BatchReport()
     round_hash = hashlib.sha256("\n".join(sorted(by_key)).encode()).hexdigest()[:32]
@@ -75,7 +83,7 @@ def run_batch_round(client: LLMClient, calls: Sequence[Call], *, poll_s: float |
     jobs, sent = _known_jobs(client, pending, report)
     fresh = {k: c for k, c in pending.items() if k not in sent}
     jobs += _submit(client, fresh, round_hash, report)
-    _poll(client, jobs, pending, poll_s, timeout_s, sleep, report)
+    _poll(client, jobs, pending, polling, report)
     report.left = sum(1 for key in pending if key not in client.cache)
     report.batch_ids = [j.batch_id for j in jobs]
     return report
@@ -88,15 +96,11 @@ def _known_jobs(client: LLMClient, pending: dict[str, Call],
     jobs: dict[tuple[str, str], _Job] = {}
     sent: set[str] = set()
     for key, call in pending.items():
-        rows = query(client.store,
-                     "SELECT b.provider, b.batch_id, b.state FROM llm_batch_items i JOIN "
-                     "llm_batches b USING (provider, batch_id) WHERE i.cache_key = ? "
-                     "ORDER BY b.submitted_at DESC", (key,))
-        if not rows:
+        row = client.store.batch_holding(key)
+        if row is None:
             continue
         sent.add(key)
         report.resumed += 1
-        row = rows[0]
         if row["state"] == "running":
             jobs.setdefault((row["provider"], row["batch_id"]),
                             _Job(row["provider"], row["batch_id"], call.schema))
@@ -123,23 +127,16 @@ def _submit(client: LLMClient, pending: dict[str, Call], round_hash: str,
             log.warning("batch submission to %s failed, answering synchronously: %s",
                         provider_name, classify(exc, provider_name).message)
             continue
-        with client.store.transaction() as conn:
-            conn.execute(
-                "INSERT INTO llm_batches (batch_id, provider, model, round_hash, state, "
-                "submitted_at, updated_at) VALUES (?, ?, ?, ?, 'running', ?, ?)",
-                (batch_id, provider_name, model, round_hash, now(), now()))
-            conn.executemany(
-                "INSERT INTO llm_batch_items (provider, batch_id, custom_id, cache_key) "
-                "VALUES (?, ?, ?, ?)",
-                [(provider_name, batch_id, custom_id(k), k) for k, _ in members])
+        client.store.add_batch((batch_id, provider_name, model, round_hash, now()),
+                               {custom_id(k): k for k, _ in members})
         report.submitted += len(members)
         jobs.append(_Job(provider_name, batch_id, schema))
     return jobs
 
 
-def _poll(client: LLMClient, jobs: list[_Job], pending: dict[str, Call], poll_s: float,
-          timeout_s: float, sleep: Callable[[float], None], report: BatchReport) -> None:
-    deadline = time.monotonic() + timeout_s
+def _poll(client: LLMClient, jobs: list[_Job], pending: dict[str, Call], polling: _Polling,
+          report: BatchReport) -> None:
+    deadline = time.monotonic() + polling.timeout_s
     waiting = list(jobs)
     while waiting:
         still = []
@@ -158,7 +155,7 @@ def _poll(client: LLMClient, jobs: list[_Job], pending: dict[str, Call], poll_s:
                 log.warning("batch round timed out; %d batch(es) still running (polled again "
                             "on the next build)", len(waiting))
                 return
-            sleep(poll_s)
+            polling.sleep(polling.every_s)
 
 
 def _poll_once(client: LLMClient, job: _Job) -> BatchStatus | None:
@@ -175,11 +172,7 @@ def _poll_once(client: LLMClient, job: _Job) -> BatchStatus | None:
 
 def _ingest(client: LLMClient, job: _Job, status: BatchStatus,
             pending: dict[str, Call]) -> int:
-    keys = {r["custom_id"]: r["cache_key"] for r in query(
-        client.store, "SELECT custom_id, cache_key FROM llm_batch_items WHERE provider = ? "
-        "AND batch_id = ?", (job.provider, job.batch_id))}
-    model = query(client.store, "SELECT model FROM llm_batches WHERE provider = ? AND "
-                  "batch_id = ?", (job.provider, job.batch_id))[0]["model"]
+    model, keys = client.store.batch_keys(job.provider, job.batch_id)
     filled = 0
     with client.store.transaction():
         for result in status.results:
@@ -210,6 +203,4 @@ def _ingest(client: LLMClient, job: _Job, status: BatchStatus,
 
 
 def _set_state(client: LLMClient, job: _Job, state: str) -> None:
-    with client.store.transaction() as conn:
-        conn.execute("UPDATE llm_batches SET state = ?, updated_at = ? WHERE provider = ? AND "
-                     "batch_id = ?", (state, now(), job.provider, job.batch_id))
+    client.store.set_batch_state(job.provider, job.batch_id, state, now())

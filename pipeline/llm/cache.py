@@ -6,7 +6,7 @@ Public API:
   (temperature, max_tokens). Stage, concurrency, retries and the prompt-cache marks do not
   change what a model answers, so they stay out (inspect_ai's rule).
 - `ResponseCache(store)`: `get(key)`, `put(key, response, provider, model)`, `delete(key)`.
-- `query(store, sql, params)`: rows read under the store's lock (shared with ledger/batch).
+The SQL lives in the store (`pipeline.store_llm`); this module makes and reads the entries.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import copy
 import functools
 import hashlib
 import json
-import sqlite3
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,13 +27,6 @@ from pipeline.store import Store
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def query(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-    with store._lock:
-        cur = store._conn.execute(sql, params)
-        cur.row_factory = sqlite3.Row
-        return cur.fetchall()
 
 
 @functools.cache
@@ -86,40 +78,25 @@ class ResponseCache:
         return self.get_many({key}).get(key)
 
     def get_many(self, keys: set[str]) -> dict[str, LLMResponse]:
-        """The entries of `keys` that are cached and readable, in one query per 500 keys."""
+        """The entries of `keys` that are cached and readable (one query per 500 keys)."""
         out: dict[str, LLMResponse] = {}
-        ordered = sorted(keys)
-        for start in range(0, len(ordered), 500):
-            chunk = ordered[start:start + 500]
-            rows = query(self.store, "SELECT cache_key, response FROM llm_cache WHERE "
-                         f"cache_key IN ({', '.join('?' * len(chunk))})", tuple(chunk))
-            for row in rows:
-                try:
-                    out[row["cache_key"]] = LLMResponse.model_validate_json(row["response"])
-                except ValueError:
-                    continue  # written by an incompatible version: a miss
+        for key, text in self.store.cached_responses(keys).items():
+            try:
+                out[key] = LLMResponse.model_validate_json(text)
+            except ValueError:
+                continue  # written by an incompatible version: a miss
         return out
 
     def put(self, key: str, response: LLMResponse, provider: str, model: str) -> None:
-        values = self.row(key, response, provider, model)
-        with self.store.transaction() as conn:
-            self.insert(conn, values)
+        self.store.save_llm_call(cached=self.row(key, response, provider, model))
 
     @staticmethod
     def row(key: str, response: LLMResponse, provider: str, model: str) -> tuple[Any, ...]:
         """The entry's values, serialised and redacted before the store's lock is taken."""
         return (key, provider, model, redact(response.model_dump_json()), now())
 
-    @staticmethod
-    def insert(conn: Any, values: tuple[Any, ...]) -> None:
-        conn.execute(
-            "INSERT INTO llm_cache (cache_key, provider, model, response, created_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET "
-            "response = excluded.response, created_at = excluded.created_at", values)
-
     def delete(self, key: str) -> None:
-        with self.store.transaction() as conn:
-            conn.execute("DELETE FROM llm_cache WHERE cache_key = ?", (key,))
+        self.store.delete_cached(key)
 
     def __contains__(self, key: str) -> bool:
-        return bool(query(self.store, "SELECT 1 FROM llm_cache WHERE cache_key = ?", (key,)))
+        return self.store.is_cached(key)

@@ -47,7 +47,7 @@ from tenacity.wait import wait_random_exponential
 from pipeline.llm.base import LLMRequest, LLMResponse, Message, Provider
 from pipeline.llm.cache import ResponseCache, cache_key, key_prefix
 from pipeline.llm.errors import ProviderError, classify, redact
-from pipeline.llm.ledger import Ledger, Outcome
+from pipeline.llm.ledger import Ledger, LedgerEntry, Outcome
 from pipeline.llm.schemas import parse_output
 from pipeline.llm.settings import LLMSettings
 from pipeline.store import Store
@@ -74,6 +74,15 @@ class Call:
     check: Check | None = None
     context: dict[str, Any] = field(default_factory=dict)  # task_id, case_id
     meta: dict[str, Any] = field(default_factory=dict)  # the caller's own labels
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    """What a ledger row tells of one attempt besides its request, outcome and context."""
+
+    key: str
+    latency: int = 0
+    response: LLMResponse | None = None
 
 
 POOL_FACTOR = 2  # worker threads per in-flight slot
@@ -120,7 +129,8 @@ class LLMClient:
     def complete(self, request: LLMRequest, schema: type[BaseModel] | None = None, *,
                  check: Check | None = None, task_id: str | None = None,
                  case_id: str | None = None) -> Completion:
-        return self._start(request, schema, check, task_id, case_id, None, LOOK)
+        call = Call(request, schema, check, {"task_id": task_id, "case_id": case_id})
+        return self._start(call, None, LOOK)
 
     def complete_all(self, calls: Iterable[Call]) -> list[Completion]:
         """`calls` may be a generator: each chunk is sent as soon as it is made, so the first
@@ -129,10 +139,6 @@ class LLMClient:
             return [self.complete(c.request, c.schema, check=c.check, **c.context)
                     for c in calls]
 
-        def run(call: Call, key: str, known: LLMResponse | None | object) -> Completion:
-            return self._start(call.request, call.schema, call.check,
-                               call.context.get("task_id"), call.context.get("case_id"), key,
-                               known)
         futures: list[Future] = []
         try:
             seen: set[str] = set()
@@ -155,7 +161,7 @@ class LLMClient:
                     known = LOOK if key in seen else found.get(key)
                     seen.add(key)
                     futures.append(self._pool(call.request.provider).submit(
-                        run, call, key, known))
+                        self._start, call, key, known))
             return [f.result() for f in futures]
         except BaseException:
             # e.g. Ctrl-C: the calls not started are dropped, those in flight finish (their
@@ -201,15 +207,16 @@ class LLMClient:
 
     # --- steps ------------------------------------------------------------------------------
 
-    def _start(self, request: LLMRequest, schema: type[BaseModel] | None,
-               check: Check | None, task_id: str | None, case_id: str | None,
-               key: str | None, known: LLMResponse | None | object) -> Completion:
+    def _start(self, call: Call, key: str | None,
+               known: LLMResponse | None | object) -> Completion:
         """`complete`, with the cache key and entry when `complete_all` already has them."""
+        request, schema = call.request, call.schema
         if request.provider not in self.providers:
             return Completion(False, error=f"no provider {request.provider!r} configured",
                               outcome="error")
-        ctx = {"stage": request.stage, "task_id": task_id, "case_id": case_id}
-        return self._complete(request, schema, check, ctx,
+        ctx = {"stage": request.stage, "task_id": call.context.get("task_id"),
+               "case_id": call.context.get("case_id")}
+        return self._complete(request, schema, call.check, ctx,
                               key if key is not None else cache_key(request, schema), known)
 
     def _complete(self, request: LLMRequest, schema: type[BaseModel] | None,
@@ -241,7 +248,7 @@ class LLMClient:
         except ValueError:
             self.cache.delete(key)  # e.g. an invalid batch result: ask again
             return None
-        self._row(request, "cache_hit", ctx, key=key)
+        self._row(request, "cache_hit", ctx, _Attempt(key))
         return Completion(True, value, cached, outcome="cache_hit", cached=True)
 
     def _fresh(self, request: LLMRequest, schema: type[BaseModel] | None, check: Check | None,
@@ -253,9 +260,9 @@ class LLMClient:
                 response, latency = self._call(current, schema, key, ctx)
             except ProviderError as exc:
                 return Completion(False, error=exc.message, outcome="error")
-            row = {"key": key, "latency": latency, "response": response}
+            attempt = _Attempt(key, latency, response)
             if response.finish == "length":
-                self._row(current, "truncated", ctx, **row)
+                self._row(current, "truncated", ctx, attempt)
                 bigger = min(self.settings.max_tokens_cap, current.max_tokens * 2)
                 if lengths_left and bigger > current.max_tokens:
                     lengths_left -= 1
@@ -264,13 +271,13 @@ class LLMClient:
                 return Completion(False, response=response, outcome="truncated", error=(
                     f"output cut by the token limit at max_tokens={current.max_tokens}"))
             if response.finish in ("refused", "error"):
-                self._row(current, "error", ctx, **row, error=f"finish={response.finish}")
+                self._row(current, "error", ctx, attempt, error=f"finish={response.finish}")
                 return Completion(False, response=response, outcome="error",
                                   error=redact(f"{response.finish}: {response.text[:300]}"))
             try:
                 value = self.validate(response, schema, check)
             except ValueError as exc:
-                self._row(current, "invalid", ctx, **row, error=str(exc))
+                self._row(current, "invalid", ctx, attempt, error=str(exc))
                 if reasks_left:
                     reasks_left -= 1
                     answer = response.text or (str(response.parsed) if response.parsed else "")
@@ -280,11 +287,9 @@ class LLMClient:
                     continue
                 return Completion(False, response=response, outcome="invalid",
                                   error=f"invalid answer after re-asking: {exc}")
-            paid = self._values(current, "ok", ctx, **row)
+            paid = self._values(current, "ok", ctx, attempt)
             kept = self.cache.row(key, response, request.provider, request.model)
-            with self.store.transaction() as conn:  # paid for and kept, or neither
-                self.ledger.insert(conn, paid)
-                self.cache.insert(conn, kept)
+            self.store.save_llm_call(paid, kept)  # paid for and kept, or neither
             return Completion(True, value, response, outcome="ok")
 
     def _call(self, request: LLMRequest, schema: type[BaseModel] | None, key: str,
@@ -313,7 +318,7 @@ class LLMClient:
                 return response, _ms(started, provider)
         err = classify(failed, request.provider)
         outcome: Outcome = "retry" if err.retryable and not last else "error"
-        self._row(request, outcome, ctx, key=key, latency=_ms(started, provider),
+        self._row(request, outcome, ctx, _Attempt(key, _ms(started, provider)),
                   error=err.message)
         raise err from failed
 
@@ -323,25 +328,22 @@ class LLMClient:
             return min(max(exc.retry_after_s, 0.0), self.settings.retry_after_max_s)
         return float(self._backoff(state))
 
-    def _row(self, request: LLMRequest, outcome: Outcome, ctx: dict[str, Any], *, key: str,
-             latency: int = 0, response: LLMResponse | None = None,
-             error: str | None = None) -> None:
-        values = self._values(request, outcome, ctx, key=key, latency=latency,
-                              response=response, error=error)
-        with self.store.transaction() as conn:
-            self.ledger.insert(conn, values)
+    def _row(self, request: LLMRequest, outcome: Outcome, ctx: dict[str, Any],
+             attempt: _Attempt, *, error: str | None = None) -> None:
+        values = self._values(request, outcome, ctx, attempt, error=error)
+        self.store.save_llm_call(call=values)
 
-    def _values(self, request: LLMRequest, outcome: Outcome, ctx: dict[str, Any], *, key: str,
-                latency: int = 0, response: LLMResponse | None = None,
-                error: str | None = None) -> tuple[Any, ...]:
+    def _values(self, request: LLMRequest, outcome: Outcome, ctx: dict[str, Any],
+                attempt: _Attempt, *, error: str | None = None) -> tuple[Any, ...]:
+        response = attempt.response
         usage = response.usage if response is not None else None
-        return self.ledger.row(
+        return self.ledger.row(LedgerEntry(
             provider=request.provider, model=request.model, stage=ctx.get("stage") or "",
             outcome=outcome, tokens_in=usage.input_tokens if usage else 0,
             tokens_out=usage.output_tokens if usage else 0,
-            tokens_cached=usage.cached_tokens if usage else 0, latency_ms=latency,
-            cache_key=key, task_id=ctx.get("task_id"), case_id=ctx.get("case_id"),
-            error=error)
+            tokens_cached=usage.cached_tokens if usage else 0, latency_ms=attempt.latency,
+            cache_key=attempt.key, task_id=ctx.get("task_id"), case_id=ctx.get("case_id"),
+            error=error))
 
 
 def _ms(started: float, provider: Provider) -> int:

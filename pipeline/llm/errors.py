@@ -191,40 +191,54 @@ def classify(exc: BaseException, provider: str) -> ProviderError:
 
 
 def _classify(exc: BaseException, provider: str) -> ProviderError:
+    mod = type(exc).__module__ or ""
+    found = None
+    if mod.startswith(("openai", "anthropic")):
+        found = _from_stainless(exc, provider)
+    elif mod.startswith("google.genai"):
+        found = _from_genai(exc, provider)
+    return found if found is not None else _from_transport(exc, provider)
+
+
+def _from_stainless(exc: BaseException, provider: str) -> ProviderError | None:
+    """openai / anthropic errors (the same Stainless layout); None for a transport error."""
+    name = type(exc).__name__
+    status = getattr(exc, "status_code", None)
+    response = getattr(exc, "response", None)
+    if isinstance(status, int):
+        body = getattr(exc, "body", None)
+        return _from_status(exc, provider, status, getattr(response, "headers", None), body)
+    if name == "APITimeoutError":
+        return ProviderError(f"{provider}: request timed out", provider=provider,
+                             retryable=True, kind="timeout")
+    if name == "APIConnectionError":
+        return ProviderError(f"{provider}: connection error: {exc}", provider=provider,
+                             retryable=True, kind="connection")
+    if name == "APIResponseValidationError":
+        return ProviderError(f"{provider}: malformed response: {exc}", provider=provider,
+                             retryable=True, kind="malformed")
+    return None
+
+
+def _from_genai(exc: BaseException, provider: str) -> ProviderError | None:
+    """google-genai errors; None for a transport error."""
+    code = getattr(exc, "code", None)
+    if isinstance(code, int) and code > 0:
+        response = getattr(exc, "response", None)
+        body = {"error": getattr(exc, "details", None)}
+        if isinstance(getattr(exc, "details", None), dict) and "error" in exc.details:
+            body = exc.details
+        return _from_status(exc, provider, code, getattr(response, "headers", None), body)
+    if type(exc).__name__ == "UnknownApiResponseError":
+        return ProviderError(f"{provider}: malformed response: {exc}", provider=provider,
+                             retryable=True, kind="malformed")
+    return None
+
+
+def _from_transport(exc: BaseException, provider: str) -> ProviderError:
+    """Raw transport errors (httpx2 / httpx), JSON decoding of a malformed body, the rest."""
     name = type(exc).__name__
     mod = type(exc).__module__ or ""
-
-    # openai / anthropic (same Stainless layout)
-    if mod.startswith(("openai", "anthropic")):
-        status = getattr(exc, "status_code", None)
-        response = getattr(exc, "response", None)
-        if isinstance(status, int):
-            body = getattr(exc, "body", None)
-            return _from_status(exc, provider, status, getattr(response, "headers", None), body)
-        if name == "APITimeoutError":
-            return ProviderError(f"{provider}: request timed out", provider=provider,
-                                 retryable=True, kind="timeout")
-        if name == "APIConnectionError":
-            return ProviderError(f"{provider}: connection error: {exc}", provider=provider,
-                                 retryable=True, kind="connection")
-        if name == "APIResponseValidationError":
-            return ProviderError(f"{provider}: malformed response: {exc}", provider=provider,
-                                 retryable=True, kind="malformed")
-
-    # google-genai
-    if mod.startswith("google.genai"):
-        code = getattr(exc, "code", None)
-        if isinstance(code, int) and code > 0:
-            response = getattr(exc, "response", None)
-            body = {"error": getattr(exc, "details", None)}
-            if isinstance(getattr(exc, "details", None), dict) and "error" in exc.details:
-                body = exc.details
-            return _from_status(exc, provider, code, getattr(response, "headers", None), body)
-        if name == "UnknownApiResponseError":
-            return ProviderError(f"{provider}: malformed response: {exc}", provider=provider,
-                                 retryable=True, kind="malformed")
-
-    # raw transport errors (httpx2 / httpx), JSON decoding of a malformed body
     if "Timeout" in name or isinstance(exc, TimeoutError):
         return ProviderError(f"{provider}: request timed out", provider=provider,
                              retryable=True, kind="timeout")

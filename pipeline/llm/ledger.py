@@ -1,7 +1,8 @@
 """The cost ledger: one `llm_calls` row per provider request or cache hit.
 
 Public API:
-- `Ledger(store, settings).record(...)`: append one row (cost from the configured prices).
+- `Ledger(store, settings).record(...)`: append one row (the fields of `LedgerEntry` as
+  keywords; cost from the configured prices).
 - `ledger_summary(store) -> {"calls", "cache_hits", "by": [...], "total_cost", "unpriced"}`:
   `calls` counts provider requests (every attempt, cache hits excluded); `by` groups per
   provider, model and stage with calls, cache_hits, retries, errors, input/output/cached
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from pipeline.llm.cache import now, query
+from pipeline.llm.cache import now
 from pipeline.llm.errors import redact as scrub
 from pipeline.llm.settings import KEY_VARS, LLMSettings
 from pipeline.store import Store
+from pipeline.store_llm import LEDGER_COLUMNS
 
 Outcome = Literal["ok", "cache_hit", "retry", "error", "invalid", "truncated"]
 SECRET_VARS = tuple(v for vars_ in KEY_VARS.values() for v in vars_)
@@ -36,11 +39,26 @@ def redact(text: str, env: Mapping[str, str] | None = None) -> str:
     return text
 
 
-_COLUMNS = ("created_at", "provider", "model", "stage", "task_id", "case_id", "tokens_in",
-            "tokens_out", "tokens_cached", "cost", "latency_ms", "outcome", "cache_key", "error",
-            "batch_id")  # the order of `Ledger.row`'s values
-_INSERT = (f"INSERT INTO llm_calls ({', '.join(_COLUMNS)}) "
-           f"VALUES ({', '.join('?' * len(_COLUMNS))})")
+
+
+@dataclass(frozen=True, kw_only=True)
+class LedgerEntry:
+    """One call as the ledger sees it, before pricing: a record, since a row has a dozen
+    fields and most callers leave most of them at their defaults."""
+
+    provider: str
+    model: str
+    stage: str
+    outcome: Outcome
+    tokens_in: int = 0
+    tokens_out: int = 0
+    tokens_cached: int = 0
+    latency_ms: int = 0
+    cache_key: str | None = None
+    task_id: str | None = None
+    case_id: str | None = None
+    error: str | None = None
+    batch_id: str | None = None
 
 
 class Ledger:
@@ -49,50 +67,32 @@ class Ledger:
         self.settings = settings
 
     def record(self, **fields: Any) -> float:
-        """Append one row (the keywords of `row`); returns its cost."""
-        values = self.row(**fields)
-        with self.store.transaction() as conn:
-            self.insert(conn, values)
-        return values[_COLUMNS.index("cost")]
+        """Append one row (the fields of `LedgerEntry`); returns its cost."""
+        values = self.row(LedgerEntry(**fields))
+        self.store.save_llm_call(call=values)
+        return values[LEDGER_COLUMNS.index("cost")]
 
-    def row(self, *, provider: str, model: str, stage: str, outcome: Outcome,
-            tokens_in: int = 0, tokens_out: int = 0, tokens_cached: int = 0,
-            latency_ms: int = 0, cache_key: str | None = None, task_id: str | None = None,
-            case_id: str | None = None, error: str | None = None,
-            batch_id: str | None = None) -> tuple[Any, ...]:
-        """The row's values, priced and redacted, made before the store's lock is taken:
-        with dozens of calls in flight, work done while holding it queues every other call."""
-        cost = self.settings.cost(provider, model, tokens_in, tokens_out, tokens_cached,
-                                  batch=batch_id is not None)
-        return (now(), provider, model, stage or "", task_id, case_id, tokens_in, tokens_out,
-                tokens_cached, cost, latency_ms, outcome, cache_key,
-                scrub(redact(error))[:2000] if error else None, batch_id)
-
-    @staticmethod
-    def insert(conn: Any, values: tuple[Any, ...]) -> None:
-        conn.execute(_INSERT, values)
+    def row(self, entry: LedgerEntry) -> tuple[Any, ...]:
+        """The row's values (in `LEDGER_COLUMNS` order), priced and redacted, made before the
+        store's lock is taken: with dozens of calls in flight, work done while holding it
+        queues every other call."""
+        e = entry
+        cost = self.settings.cost(e.provider, e.model, e.tokens_in, e.tokens_out,
+                                  e.tokens_cached, batch=e.batch_id is not None)
+        return (now(), e.provider, e.model, e.stage or "", e.task_id, e.case_id, e.tokens_in,
+                e.tokens_out, e.tokens_cached, cost, e.latency_ms, e.outcome, e.cache_key,
+                scrub(redact(e.error))[:2000] if e.error else None, e.batch_id)
 
 
 def ledger_summary(store: Store) -> dict[str, Any]:
-    rows = query(store, """
-        SELECT provider, model, stage,
-               SUM(outcome != 'cache_hit') AS calls,
-               SUM(outcome = 'cache_hit') AS cache_hits,
-               SUM(outcome = 'retry') AS retries,
-               SUM(outcome IN ('error', 'invalid', 'truncated')) AS errors,
-               SUM(tokens_in) AS input_tokens, SUM(tokens_out) AS output_tokens,
-               SUM(tokens_cached) AS cached_tokens, SUM(cost) AS cost
-        FROM llm_calls GROUP BY provider, model, stage ORDER BY provider, model, stage""")
-    by = [{**dict(r), "cost": round(r["cost"] or 0.0, 6)} for r in rows]
-    unpriced = query(store, "SELECT DISTINCT provider || ':' || model AS ref FROM llm_calls "
-                            "WHERE outcome != 'cache_hit' AND tokens_in + tokens_out > 0 "
-                            "GROUP BY provider, model HAVING SUM(cost) = 0 ORDER BY ref")
+    by = [{**dict(r), "cost": round(r["cost"] or 0.0, 6)} for r in store.ledger_groups()]
+    unpriced = store.unpriced_models()
     return {
         "calls": sum(b["calls"] for b in by),
         "cache_hits": sum(b["cache_hits"] for b in by),
         "by": by,
         "total_cost": round(sum(b["cost"] for b in by), 6),
-        "unpriced": [r["ref"] for r in unpriced],
+        "unpriced": unpriced,
     }
 
 

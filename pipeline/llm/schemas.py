@@ -184,6 +184,22 @@ def check_test_code(code: str, fixtures: set[str] | None) -> tuple[str, str]:
     except SyntaxError as exc:
         raise ValueError(f"does not parse: {exc.msg} (line {exc.lineno})") from exc
     funcs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    moved = _imports_to_move(tree)
+    if len(funcs) != 1:
+        raise ValueError(f"must define exactly one function, found {len(funcs)}")
+    fn = funcs[0]
+    if not _NAME.match(fn.name):
+        raise ValueError(f"function name {fn.name!r} must look like test_<verb>_<thing>")
+    _check_function_body(fn)
+    _check_fixtures(fn, fixtures)
+    source = _function_source(code, fn, moved)
+    compile(source, "<test>", "exec")
+    return source, fn.name
+
+
+def _imports_to_move(tree: ast.Module) -> list[str]:
+    """The top-level imports the module header does not already make (checked allowed);
+    ValueError for any other top-level statement than the function or a docstring."""
     moved: list[str] = []
     for node in tree.body:
         if isinstance(node, ast.Import | ast.ImportFrom):
@@ -194,22 +210,29 @@ def check_test_code(code: str, fixtures: set[str] | None) -> tuple[str, str]:
                 isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))):
             raise ValueError(f"top-level statement other than the test function "
                              f"(line {node.lineno})")
-    if len(funcs) != 1:
-        raise ValueError(f"must define exactly one function, found {len(funcs)}")
-    fn = funcs[0]
-    if not _NAME.match(fn.name):
-        raise ValueError(f"function name {fn.name!r} must look like test_<verb>_<thing>")
+    return moved
+
+
+def _check_function_body(fn: ast.FunctionDef) -> None:
     for node in ast.walk(fn):
         if isinstance(node, ast.Import | ast.ImportFrom):
             _check_import(node)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                 node.func.id in FORBIDDEN_CALLS:
             raise ValueError(f"calls {node.func.id}(), which is not allowed")
+
+
+def _check_fixtures(fn: ast.FunctionDef, fixtures: set[str] | None) -> None:
     args = [a.arg for a in fn.args.args + fn.args.kwonlyargs]
     allowed = _parametrized(fn) | (set(args) if fixtures is None else fixtures)
     unknown = [a for a in args if a not in allowed]
     if unknown:
         raise ValueError(f"asks for unknown fixture(s) {', '.join(unknown)}")
+
+
+def _function_source(code: str, fn: ast.FunctionDef, moved: list[str]) -> str:
+    """The function's lines (decorators included), `moved` imports put first in its body
+    (after its docstring)."""
     lines = code.splitlines()
     start = min([fn.lineno] + [d.lineno for d in fn.decorator_list])
     body = lines[start - 1:fn.end_lineno]
@@ -218,9 +241,7 @@ def check_test_code(code: str, fixtures: set[str] | None) -> tuple[str, str]:
             isinstance(fn.body[0].value, ast.Constant) else fn.body[0]
         at = first.lineno - start
         body[at:at] = [" " * first.col_offset + m for m in moved]
-    source = "\n".join(body).rstrip() + "\n"
-    compile(source, "<test>", "exec")
-    return source, fn.name
+    return "\n".join(body).rstrip() + "\n"
 
 
 def rename_test(code: str, old: str, new: str) -> str:

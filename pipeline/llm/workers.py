@@ -43,6 +43,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
@@ -147,22 +148,29 @@ def serve(conn: Any, name: str, limit: int, options: dict[str, Any]) -> None:
 
     # `limit` threads are the slots: a call waits in the pool's queue until one is free
     with ThreadPoolExecutor(max_workers=limit, thread_name_prefix=f"sdk-{name}") as pool:
-        while True:
-            try:
-                message = conn.recv()
-            except (EOFError, OSError):
-                break
-            if message is None:
-                break
-            if message[0] == "release":
-                held.pop(message[1]).set()
-                continue
-            if message[1] is None:
-                held[message[0]] = threading.Event()
-            pool.submit(run, *message, time.monotonic())
+        _receive(conn, pool, held, run)
         for event in held.values():  # the parent is gone or done: nothing holds a slot now
             event.set()
     os._exit(0)  # the SDK clients' pools need no orderly close; the parent is gone or done
+
+
+def _receive(conn: Any, pool: ThreadPoolExecutor, held: dict[int, threading.Event],
+             run: Callable[..., None]) -> None:
+    """Hand each call message to `run` in `pool` until the pipe closes (or says None); a
+    call without a request gets an event in `held`, set by its "release" message."""
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        if message[0] == "release":
+            held.pop(message[1]).set()
+            continue
+        if message[1] is None:
+            held[message[0]] = threading.Event()
+        pool.submit(run, *message, time.monotonic())
 
 
 class ProviderWorker:

@@ -22,7 +22,7 @@ mutants, by the language registry), `select` (pure: capped, spread, seeded choic
 from .java import java_mutants
 from .operators import OPERATORS, Mutant, python_mutants
 from .oracle import oracle_mutants
-from .runner import mutation_report, run_mutation
+from .runner import MutationOptions, mutation_report, run_mutation
 from .scores import (
     MutantResult,
     case_map_from_task_json,
@@ -32,7 +32,7 @@ from .scores import (
 from .select import DEFAULT_CAP, select_mutants
 
 __all__ = [
-    "DEFAULT_CAP", "OPERATORS", "Mutant", "MutantResult", "case_map_from_task_json",
-    "java_mutants", "merge_rounds", "mutation_report", "mutation_scores", "oracle_mutants",
-    "python_mutants", "run_mutation", "select_mutants",
+    "DEFAULT_CAP", "OPERATORS", "Mutant", "MutantResult", "MutationOptions",
+    "case_map_from_task_json", "java_mutants", "merge_rounds", "mutation_report",
+    "mutation_scores", "oracle_mutants", "python_mutants", "run_mutation", "select_mutants",
 ]

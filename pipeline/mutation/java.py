@@ -211,6 +211,12 @@ def _top_comma(masked: str, open_: int, close: int) -> int | None:
 
 def _realistic_edits(source: str, masked: str, line: Callable[[int], int]) -> list[Edit]:
     """Sorts ignored, pages off by one and defaults moved (see the module docstring)."""
+    return (_sort_edits(source, masked, line) + _page_edits(masked, line)
+            + _default_edits(source, masked, line))
+
+
+def _sort_edits(source: str, masked: str, line: Callable[[int], int]) -> list[Edit]:
+    """A sort dropped or its direction turned: the order a listing promises is lost."""
     out = []
     for m in _SORTED.finditer(masked):
         close = _close(masked, m.end() - 1)
@@ -223,6 +229,12 @@ def _realistic_edits(source: str, masked: str, line: Callable[[int], int]) -> li
         new = "naturalOrder" if m.group(1) == "reverseOrder" else "reverseOrder"
         out.append(Edit(m.start(1), m.end(1), line(m.start()), "sort_ignored",
                         f"sort direction `{m.group(1)}` -> `{new}`", new))
+    return out
+
+
+def _page_edits(masked: str, line: Callable[[int], int]) -> list[Edit]:
+    """A page's bounds moved by one: one item too many, too few or shifted."""
+    out = []
     for m in _PAGE_CALL.finditer(masked):
         close = _close(masked, m.end() - 1)
         if close >= len(masked) or not masked[m.end():close].strip():
@@ -238,6 +250,12 @@ def _realistic_edits(source: str, masked: str, line: Callable[[int], int]) -> li
     for m in _PAGE_MINUS.finditer(masked):
         out.append(Edit(m.start(), m.end(), line(m.start()), "pagination_off_by_one",
                         f"`{m.group(1)} - 1` -> `{m.group(1)}`", f"({m.group(1)})"))
+    return out
+
+
+def _default_edits(source: str, masked: str, line: Callable[[int], int]) -> list[Edit]:
+    """A default value one more than documented: only a request that omits it notices."""
+    out = []
     for m in _DEFAULT_ARG.finditer(masked):
         old = m.group(1)
         new = str(float(old) + 1) if "." in old else str(int(old) + 1)

@@ -330,45 +330,65 @@ def dispatch_handlers(file: str, toks: list[Token]) -> list[Handler]:
     found = regions(toks)
     paths = [r for r in found if r.kind == "path"]
     verbs = [r for r in found if r.kind == "method"]
-
-    def inside(r: _Region, outer: _Region) -> bool:
-        return outer.start <= r.start and r.end <= outer.end and r is not outer
-
-    bodies = [m.body for m in methods(file, toks)]
-
-    def handler_calls(ranges: Iterable[tuple[int, int]]) -> frozenset[Call]:
-        found: set[Call] = set()
-        for a, b in ranges:
-            found |= calls(toks, a, b) | _feeding_calls(toks, bodies, a, b)
-        return frozenset(found)
-
+    reader = _Dispatch(file, toks, [m.body for m in methods(file, toks)])
     out: list[Handler] = []
     for p in paths:
-        inner = [q for q in paths if inside(q, p)]
-        mine = [v for v in verbs if inside(v, p) and not any(inside(v, q) for q in inner)]
+        inner = [q for q in paths if _inside(q, p)]
+        mine = [v for v in verbs if _inside(v, p) and not any(_inside(v, q) for q in inner)]
         taken = {j for r in (*inner, *mine) for j in range(r.start, r.end + 1)}
+        branches, claimed = reader.verb_handlers(p, mine)
+        out += branches
+        out += reader.rest_handlers(p, taken, claimed)
+    return out
+
+
+def _inside(r: _Region, outer: _Region) -> bool:
+    return outer.start <= r.start and r.end <= outer.end and r is not outer
+
+
+@dataclass(frozen=True)
+class _Dispatch:
+    """One file's hand dispatch, read path block by path block."""
+
+    file: str
+    toks: list[Token]
+    bodies: list[tuple[int, int]]  # the methods' bodies, where feeding assignments are sought
+
+    def calls_in(self, ranges: Iterable[tuple[int, int]]) -> frozenset[Call]:
+        found: set[Call] = set()
+        for a, b in ranges:
+            found |= calls(self.toks, a, b) | _feeding_calls(self.toks, self.bodies, a, b)
+        return frozenset(found)
+
+    def verb_handlers(self, p: _Region, mine: list[_Region]) -> tuple[list[Handler], list[str]]:
+        """The handlers of the verb blocks directly inside path block `p`, and their verbs."""
+        out: list[Handler] = []
         claimed: list[str] = []
         for v in mine:
             claimed += v.values
-            span = (file, toks[v.start].line, toks[v.end].line)
+            span = (self.file, self.toks[v.start].line, self.toks[v.end].line)
             for verb in v.values:
                 for path in p.values:
-                    out.append(Handler(Route(verb, path, False, file, span[1], "httpserver"),
-                                       (span,), handler_calls([(v.start, v.end)])))
+                    out.append(Handler(Route(verb, path, False, self.file, span[1], "httpserver"),
+                                       (span,), self.calls_in([(v.start, v.end)])))
+        return out, claimed
+
+    def rest_handlers(self, p: _Region, taken: set[int], claimed: list[str]) -> list[Handler]:
+        """The rest of path block `p` serves the verbs it names that no verb block claims,
+        or any verb when it names none (nothing when verb blocks claim every verb)."""
+        toks = self.toks
         rest = [j for j in range(p.start, p.end + 1) if j not in taken]
         named = {t.value.upper() for j in rest if (t := toks[j]).kind == "str"
                  and t.value.upper() in HTTP_VERBS} - set(claimed)
         if claimed and not named:
-            continue
+            return []
         own_lines = {toks[j].line for j in taken}
-        spans = tuple((file, a, b) for a, b in _ranges(
+        spans = tuple((self.file, a, b) for a, b in _ranges(
             toks[j].line for j in rest if toks[j].line not in own_lines))
-        names = handler_calls(_ranges(rest))
-        for verb in sorted(named) or [ANY_METHOD]:
-            for path in p.values:
-                out.append(Handler(Route(verb, path, False, file, toks[p.start].line,
-                                         "httpserver"), spans, names))
-    return out
+        names = self.calls_in(_ranges(rest))
+        return [Handler(Route(verb, path, False, self.file, toks[p.start].line, "httpserver"),
+                        spans, names)
+                for verb in sorted(named) or [ANY_METHOD] for path in p.values]
 
 
 def route_handler(route: Route, toks: list[Token], decls: Sequence[Method]) -> Handler | None:

@@ -141,30 +141,38 @@ class _Finder:
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
                 self.parent[child] = node
-            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
-                          | ast.AsyncFunctionDef):
-                doc = _docstring(node.body)
-                if doc is not None:
-                    self.skip.update(ast.walk(doc))
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                for dec in node.decorator_list:
-                    self.decorator.update(ast.walk(dec))
-                for stmt in node.body:
-                    self.in_function.update(n for n in ast.walk(stmt) if isinstance(n, ast.stmt))
-                annotations = [a.annotation for a in _all_args(node.args)] + [node.returns]
-                for ann in annotations:
-                    if ann is not None:
-                        self.skip.update(ast.walk(ann))
-            elif isinstance(node, ast.ClassDef):
-                for dec in node.decorator_list:
-                    self.decorator.update(ast.walk(dec))
-            elif isinstance(node, ast.AnnAssign):
-                self.skip.update(ast.walk(node.annotation))
-            elif isinstance(node, ast.JoinedStr):
-                self.skip.update(n for n in ast.walk(node) if n is not node)
+            self._index_node(node)
         for stmt in tree.body:
             if _is_main_guard(stmt):
                 self.skip.update(ast.walk(stmt))
+
+    def _index_node(self, node: ast.AST) -> None:
+        """What a node puts out of reach: docstrings, annotations and f-string parts mean
+        nothing at run time, and decorators only decide the route (status codes aside)."""
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
+                      | ast.AsyncFunctionDef):
+            doc = _docstring(node.body)
+            if doc is not None:
+                self.skip.update(ast.walk(doc))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            self._index_function(node)
+        elif isinstance(node, ast.ClassDef):
+            for dec in node.decorator_list:
+                self.decorator.update(ast.walk(dec))
+        elif isinstance(node, ast.AnnAssign):
+            self.skip.update(ast.walk(node.annotation))
+        elif isinstance(node, ast.JoinedStr):
+            self.skip.update(n for n in ast.walk(node) if n is not node)
+
+    def _index_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for dec in node.decorator_list:
+            self.decorator.update(ast.walk(dec))
+        for stmt in node.body:
+            self.in_function.update(n for n in ast.walk(stmt) if isinstance(n, ast.stmt))
+        annotations = [a.annotation for a in _all_args(node.args)] + [node.returns]
+        for ann in annotations:
+            if ann is not None:
+                self.skip.update(ast.walk(ann))
 
     def add(self, node: ast.AST, operator: str, description: str, text: str,
             span: tuple[int, int] | None = None) -> None:

@@ -221,15 +221,24 @@ def reaching(hits: set[str] | None, sent: Sequence[Sent], nodeids: Sequence[str]
     return [nodeids[i] for i in sorted(keep)]
 
 
+@dataclass(frozen=True)
+class Baseline:
+    """What the unmutated run showed of the tests: the oracle lines each ran, by coverage
+    context (`cover`; empty where nothing was measured), and the requests each sent."""
+
+    lines: Mapping[str, Mapping[str, set[int]]]
+    sent: Sequence[Sent]
+
+
 def plan_groups(mutants: Sequence[Mutant], sources: Mapping[str, str], routes: Sequence[Route],
-                lines: Mapping[str, Mapping[str, set[int]]], sent: Sequence[Sent],
-                groups: Sequence[Group], members: Sequence[Sequence[str]]
+                baseline: Baseline, groups: Sequence[Group], members: Sequence[Sequence[str]]
                 ) -> dict[str, list[Group]]:
     """Per mutant, the groups of the suite to run it with (`members`: each group's node ids
     in run order): each group that has a test to run (`reaching`), a human file whole, the
     generated tests narrowed by `--deselect` (order and node ids stay). Which tests reach a
     mutant comes from the measured lines where the service measured its tests, else from
     the routes of the handler holding it."""
+    lines, sent = baseline.lines, baseline.sent
     by_lines = any(c.startswith("call:") for c in lines)
     bodies = [] if by_lines else handler_bodies(sources, routes)
     by_route = mutant_routes(bodies, [m.summary() for m in mutants])

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.execution import (
+    RunOptions,
     ServiceError,
     TestRun,
     ensure_task_env,
@@ -43,7 +44,7 @@ from pipeline.tasks import load_task
 from .cover import COVER_DIR, cover_env, measured_tests, overlay, read_coverage
 from .operators import Mutant
 from .oracle import oracle_mutants
-from .reach import plan_groups, read_request_log
+from .reach import Baseline, plan_groups, read_request_log
 from .scores import MutantResult, mutation_scores
 from .select import DEFAULT_CAP, DEFAULT_SEED, select_mutants
 
@@ -97,6 +98,30 @@ class Settings:
     test_env: Mapping[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class MutationOptions:
+    """How `run_mutation` picks and runs the mutants: `cap` bounds how many (None: all, chosen
+    by `seed`), `jobs` how many run at once (None: one per core), the timeouts limit the
+    unmutated run (a mutant's are derived from what it took), `progress` hears of each
+    result, `selection` "reaching" runs each mutant against only the tests that can reach
+    it, read from the requests the baseline run logged to `request_log` (a file the suite's
+    hooks write beside its conftest). `env_bin`: the task's environment (None: this one)."""
+
+    cap: int | None = DEFAULT_CAP
+    jobs: int | None = None
+    seed: int | str = DEFAULT_SEED
+    env_bin: Path | None = None
+    startup_timeout_s: float = 30.0
+    test_timeout_s: float = 120.0
+    progress: Progress | None = None
+    selection: str = "all"
+    request_log: str | None = None
+
+    @property
+    def workers(self) -> int:
+        return self.jobs or os.cpu_count() or 1
+
+
 def run_suite(oracle: Path, settings: Settings, log_path: Path) -> tuple[TestRun, float]:
     """The merged run of `run_suite_groups` and how long the service took to answer first."""
     runs, ready_s = run_suite_groups(oracle, settings, log_path)
@@ -128,14 +153,15 @@ def _run_group(oracle: Path, settings: Settings, log_path: Path,
             started = time.monotonic()
             try:
                 with start_service(oracle, port, settings.env_bin, settings.startup_timeout_s,
-                                   log_path=log_path, extra_env=settings.service_env) as service:
+                                   log_path=log_path,
+                                   options=RunOptions(env=settings.service_env)) as service:
                     ready = time.monotonic() - started
                     # The service already answers: a mutant that answers garbage need not
                     # hold the suite's readiness check for its full half minute.
                     return run_pytest(settings.suite_dir, service.base_url,
                                       settings.suite_timeout_s, python=settings.python,
-                                      env={**RUN_ENV, **settings.test_env},
-                                      extra_args=group), ready
+                                      extra_args=group, options=RunOptions(
+                                          env={**RUN_ENV, **settings.test_env})), ready
             except ServiceError as exc:
                 if exc.kind != "port_in_use" or attempt == 2:
                     raise
@@ -192,10 +218,12 @@ def run_mutant(mutant: Mutant, oracle_dir: Path, settings: Settings, work_root: 
 
 
 def run_mutants(mutants: list[Mutant], oracle_dir: Path, settings: Settings, work_root: Path,
-                jobs: int, progress: Progress | None = None,
-                plans: Mapping[str, list[Group]] | None = None) -> dict[str, MutantResult]:
-    """Every mutant's result, `jobs` at a time (each with its groups from `plans`, else the
-    whole suite); on Ctrl-C the ones not started are dropped."""
+                options: MutationOptions, plans: Mapping[str, list[Group]] | None = None
+                ) -> dict[str, MutantResult]:
+    """Every mutant's result, `options.workers` at a time (each with its groups from `plans`,
+    else the whole suite), told to `options.progress`; on Ctrl-C the ones not started are
+    dropped."""
+    progress = options.progress
     results: dict[str, MutantResult] = {}
     stop = threading.Event()
 
@@ -205,7 +233,7 @@ def run_mutants(mutants: list[Mutant], oracle_dir: Path, settings: Settings, wor
         return run_mutant(mutant, oracle_dir, settings, work_root,
                           None if plans is None else plans.get(mutant.id))
 
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="mutant")
+    pool = ThreadPoolExecutor(max_workers=max(1, options.workers), thread_name_prefix="mutant")
     try:
         futures = {pool.submit(one, m): m for m in mutants}
         for future in as_completed(futures):
@@ -225,31 +253,24 @@ def run_mutation(
     language: str,
     suite_dir: Path,
     nodeid_to_case: Mapping[str, str] | None = None,
-    cap: int | None = DEFAULT_CAP,
-    jobs: int | None = None,
-    *,
-    seed: int | str = DEFAULT_SEED,
-    env_bin: Path | None = None,
-    startup_timeout_s: float = 30.0,
-    test_timeout_s: float = 120.0,
-    progress: Progress | None = None,
-    selection: str = "all",
-    request_log: str | None = None,
+    options: MutationOptions | None = None,
 ) -> dict[str, Any]:
     """Mutation report of `suite_dir` against mutants of `oracle_dir` (see `mutation_report`).
 
-    `selection` "reaching" runs each mutant against the tests that can reach it (`reach`),
-    read from the requests the baseline run logged to `request_log` (a file the suite's
-    hooks write beside its conftest); without that log every test runs, as with "all".
+    `selection` "reaching" runs each mutant against the tests that can reach it (`reach`);
+    without the request log every test runs, as with "all" (see `MutationOptions`).
     Raises ServiceError if the unmutated oracle does not start.
     """
+    opts = options or MutationOptions()
+    env_bin, selection, request_log = opts.env_bin, opts.selection, opts.request_log
+    startup_timeout_s, test_timeout_s = opts.startup_timeout_s, opts.test_timeout_s
     started = time.monotonic()
     oracle_dir, suite_dir = Path(oracle_dir).resolve(), Path(suite_dir).resolve()
     if not suite_dir.is_dir():
         raise FileNotFoundError(f"no test suite at {suite_dir}")
     candidates = oracle_mutants(read_oracle_sources(oracle_dir, language), language)
-    chosen = select_mutants(candidates, cap, seed)
-    jobs = jobs or os.cpu_count() or 1
+    chosen = select_mutants(candidates, opts.cap, opts.seed)
+    jobs = opts.workers
     with tempfile.TemporaryDirectory(prefix=scratch_prefix("mutants")) as tmp:
         root = Path(tmp)
         suite = root / "suite"
@@ -274,7 +295,7 @@ def run_mutation(
                 if log and log.is_file() else []
             if log and log.is_file():
                 log.unlink()  # the mutants' runs log again; only the baseline's requests count
-            plans = plan_groups(chosen, sources, extract_routes(oracle_dir), lines, sent,
+            plans = plan_groups(chosen, sources, extract_routes(oracle_dir), Baseline(lines, sent),
                                 suite_groups(suite), [_ids(r) for r in runs])
         passed = [t.nodeid for t in baseline.tests if t.outcome == "passed"]
         # A mutant that never answers or hangs costs a timeout: allow a generous multiple of
@@ -283,14 +304,14 @@ def run_mutation(
         startup = min(startup_timeout_s, max(15.0, 5 * ready_s + 10))
         limit = min(test_timeout_s, max(60.0, 5 * baseline.duration_s + 30))
         settings = Settings(language, env_bin, suite, startup, limit)
-        results = run_mutants(chosen, oracle_dir, settings, root, jobs, progress, plans) \
+        results = run_mutants(chosen, oracle_dir, settings, root, opts, plans) \
             if passed else {}
     report = mutation_scores(chosen, results, passed, nodeid_to_case,
                              [t.nodeid for t in baseline.tests if t.nodeid != "."])
     report.update({
         "candidates": len(candidates),
-        "cap": cap,
-        "seed": seed,
+        "cap": opts.cap,
+        "seed": opts.seed,
         "operators": dict(sorted(Counter(m.operator for m in chosen).items())),
         "baseline": {"passed": len(passed), "tests": len(baseline.tests),
                      "startup_s": round(ready_s, 2), "duration_s": baseline.duration_s},
@@ -330,15 +351,15 @@ def mutation_report(
 
     `nodeid_to_case` maps pytest node ids (relative to `suite_dir`) to case ids (default: the
     node ids themselves); `cap` bounds the mutants run (None: all); `jobs` the mutants run at
-    once (default: cores). `options` go to `run_mutation` (seed, env_bin, startup_timeout_s,
-    test_timeout_s, progress, selection, request_log); the task's environment is built or
-    reused unless `env_bin` is given. Raises ServiceError if the unmutated oracle does not
-    start, EnvError if its environment cannot be built.
+    once (default: cores). `options` are the rest of `MutationOptions` (seed, env_bin,
+    startup_timeout_s, test_timeout_s, progress, selection, request_log); the task's
+    environment is built or reused unless `env_bin` is given. Raises ServiceError if the
+    unmutated oracle does not start, EnvError if its environment cannot be built.
     """
     task = load_task(Path(task_dir))
     language = task.config.language
     if "env_bin" not in options:
         env = ensure_task_env(task.oracle_dir, language)
         options["env_bin"] = env.bin if env else None
-    return run_mutation(task.oracle_dir, language, suite_dir, nodeid_to_case, cap, jobs,
-                        **options)
+    return run_mutation(task.oracle_dir, language, suite_dir, nodeid_to_case,
+                        MutationOptions(cap=cap, jobs=jobs, **options))

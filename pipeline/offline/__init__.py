@@ -1,4 +1,7 @@
-"""The offline reviewers: three deterministic, evidence-based reviewers (no network, no LLM).
+"""The offline mode: a generator (`generate`, from the document and the oracle's observed
+answers), a refiner (`refine`) and three reviewers, all deterministic (no network, no LLM).
+
+The offline reviewers: three deterministic, evidence-based reviewers.
 
 Each is a pure function `review(case, evidence, spec, rubric) -> Review` scoring all four rubric
 dimensions from its own evidence, with a rationale that names that evidence:

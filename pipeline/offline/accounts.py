@@ -3,9 +3,12 @@ own examples (pure; no model, no I/O)."""
 
 from __future__ import annotations
 
+import re
+
 from pipeline.records import Endpoint
 
 _USER_KEYS = ("username", "user", "login", "email", "name")
+REGISTER_PATH = re.compile(r"regist(?:er|ration)|sign-?up", re.I)
 
 
 def basic_keys(ep: Endpoint, name_key: str | None = None) -> tuple[str, str] | None:
@@ -43,3 +46,26 @@ def login_sources(login: Endpoint, reg: Endpoint | None) -> dict[str, str]:
 def body_keyword(ep: Endpoint) -> str:
     """The requests keyword that sends `ep`'s body as the document does."""
     return "data" if ep.request_form else "json"
+
+
+def register_endpoint(eps: list[Endpoint], login: Endpoint | None, basic: bool,
+                      name_key: str | None) -> Endpoint | None:
+    """The endpoint that makes an account: a registration path, else the open create that
+    takes what the login sends, else (HTTP Basic) the open create that takes a name (at
+    `name_key`, the document's `AuthSpec.name_key`) and a password."""
+    register = next((e for e in eps if e.method == "POST" and REGISTER_PATH.search(
+        e.path) and isinstance(e.request_example, dict)), None)
+    if register is None and login is not None and isinstance(
+            login.request_example, dict) and login.request_example:
+        # the open create whose body holds every key the login sends makes the account
+        keys = set(login.request_example)
+        register = next((e for e in eps if e.method == "POST" and "{" not in e.path
+                         and e is not login and e.auth_required is not True
+                         and isinstance(e.request_example, dict)
+                         and keys <= set(e.request_example)), None)
+    if register is None and basic:
+        # HTTP Basic sends an account's name and password: the open create that takes both
+        register = next((e for e in eps if e.method == "POST" and "{" not in e.path
+                         and e.auth_required is not True
+                         and basic_keys(e, name_key)), None)
+    return register

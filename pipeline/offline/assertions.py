@@ -211,30 +211,39 @@ def _page_prose(left: ast.AST, right: ast.AST) -> bool:
 
 def _body_kind(node: ast.AST, fields: tuple[str, ...]) -> str:
     if isinstance(node, ast.Call):
-        name = call_name(node)
-        if name == "isinstance":
-            return "type"
-        if name in ("all", "any") and node.args:
-            inner = node.args[0]
-            elt = inner.elt if isinstance(inner, ast.GeneratorExp | ast.ListComp) else inner
-            return _body_kind(elt, fields)
-        if name == "len":
-            return "length" if fields else "truthy"
-        if name == ".get":
-            return "presence" if fields else "truthy"
-        return "value" if fields else "truthy"
+        return _call_kind(node, fields)
     if isinstance(node, ast.Compare):
-        op, right = node.ops[0], node.comparators[0]
-        if isinstance(op, ast.In | ast.NotIn) and _str_const(node.left):
-            # `"token" not in refused.text`: what a wrong answer would carry is absent
-            absent = isinstance(op, ast.NotIn) and isinstance(right, ast.Attribute) \
-                and right.attr == "text"
-            return "value" if absent or _page_prose(node.left, right) else "presence"
-        if any(_key_set(side) for side in (node.left, *node.comparators)):
-            return "presence"  # `{"id", "name"} <= set(body)`: which keys, not their values
-        if any(isinstance(n, ast.Call) and call_name(n) == "len" for n in ast.walk(node)):
-            return "length"
-        if isinstance(op, ast.IsNot) and isinstance(right, ast.Constant) and right.value is None:
-            return "presence" if fields else "truthy"
-        return "value"
+        return _compare_kind(node, fields)
     return "presence" if fields else "truthy"
+
+
+# what a call checks of the fields it reads (any other call: their value); a call that reads
+# no field only shows the body is truthy
+_CALL_KINDS = {"len": "length", ".get": "presence"}
+
+
+def _call_kind(node: ast.Call, fields: tuple[str, ...]) -> str:
+    name = call_name(node)
+    if name == "isinstance":
+        return "type"
+    if name in ("all", "any") and node.args:
+        inner = node.args[0]
+        elt = inner.elt if isinstance(inner, ast.GeneratorExp | ast.ListComp) else inner
+        return _body_kind(elt, fields)
+    return _CALL_KINDS.get(name, "value") if fields else "truthy"
+
+
+def _compare_kind(node: ast.Compare, fields: tuple[str, ...]) -> str:
+    op, right = node.ops[0], node.comparators[0]
+    if isinstance(op, ast.In | ast.NotIn) and _str_const(node.left):
+        # `"token" not in refused.text`: what a wrong answer would carry is absent
+        absent = isinstance(op, ast.NotIn) and isinstance(right, ast.Attribute) \
+            and right.attr == "text"
+        return "value" if absent or _page_prose(node.left, right) else "presence"
+    if any(_key_set(side) for side in (node.left, *node.comparators)):
+        return "presence"  # `{"id", "name"} <= set(body)`: which keys, not their values
+    if any(isinstance(n, ast.Call) and call_name(n) == "len" for n in ast.walk(node)):
+        return "length"
+    if isinstance(op, ast.IsNot) and isinstance(right, ast.Constant) and right.value is None:
+        return "presence" if fields else "truthy"
+    return "value"

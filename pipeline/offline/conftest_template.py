@@ -10,6 +10,7 @@ from pipeline.offline.gen_model import (
     Model,
     basic_keys,
     body_keyword,
+    build_model,
     login_sources,
     token_field,
 )
@@ -367,3 +368,8 @@ def render_conftest(model: Model, port: int) -> str:
         token_expr="login.json()[TOKEN_FIELD]" if field else "token_in(login.json())",
         login_lines=_login_lines(model),
         unique_keys=unique_keys, headers=header)
+
+
+def conftest_source(spec: Spec, port: int) -> str:
+    """The shared fixtures (base URL from SERVICE_BASE_URL, session, unique, auth)."""
+    return render_conftest(build_model(spec), port)

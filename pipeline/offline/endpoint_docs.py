@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from pipeline.offline.references import REFERENCE_KEY
+from pipeline.offline.names import REFERENCE_KEY
 from pipeline.records import Endpoint
 
 

@@ -204,23 +204,11 @@ def _hazards(facts: CodeFacts, tree: ast.Module, func: ast.FunctionDef) -> None:
     uses_random = seeded = False
     for node in ast.walk(func):
         if isinstance(node, ast.Call):
-            call = call_name(node)
-            if call.endswith("sleep"):
-                facts.sleeps += 1
-            elif call in ("print", "pprint"):
-                facts.prints += 1
-            elif call in ("pytest.skip", "pytest.xfail", "pytest.importorskip"):
-                facts.skips = True
-            elif call == "random.seed" or (call == "random.Random" and node.args):
-                seeded = True
-            elif call.startswith("random.") or call in from_random:
-                uses_random = True
+            randomness = _call_hazard(facts, node, from_random)
+            seeded = seeded or randomness == "seeded"
+            uses_random = uses_random or randomness == "random"
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            low = node.value.lower()
-            if re.search(r"://(?:localhost|127\.0\.0\.1|0\.0\.0\.0)", low):
-                facts.hardcoded_host = True
-            if re.search(r"\boracle\b", low):
-                facts.oracle_refs = True
+            _text_hazard(facts, node.value.lower())
         elif isinstance(node, ast.Attribute) and node.attr == "path" and _is_name(
                 node.value, "sys"):
             facts.oracle_refs = True
@@ -230,6 +218,31 @@ def _hazards(facts: CodeFacts, tree: ast.Module, func: ast.FunctionDef) -> None:
         if re.search(r"skip|xfail", ast.unparse(deco)):
             facts.skips = True
     facts.unseeded_random = uses_random and not seeded
+
+
+def _call_hazard(facts: CodeFacts, node: ast.Call, from_random: set[str]) -> str | None:
+    """Count a sleep, print or skip; "seeded" or "random" for a call that seeds or draws from
+    `random`, which only the whole function can weigh."""
+    call = call_name(node)
+    if call.endswith("sleep"):
+        facts.sleeps += 1
+    elif call in ("print", "pprint"):
+        facts.prints += 1
+    elif call in ("pytest.skip", "pytest.xfail", "pytest.importorskip"):
+        facts.skips = True
+    elif call == "random.seed" or (call == "random.Random" and node.args):
+        return "seeded"
+    elif call.startswith("random.") or call in from_random:
+        return "random"
+    return None
+
+
+def _text_hazard(facts: CodeFacts, low: str) -> None:
+    """A string constant (lower case) that names a fixed host or the oracle."""
+    if re.search(r"://(?:localhost|127\.0\.0\.1|0\.0\.0\.0)", low):
+        facts.hardcoded_host = True
+    if re.search(r"\boracle\b", low):
+        facts.oracle_refs = True
 
 
 def _is_name(node: ast.AST, name: str) -> bool:
@@ -381,35 +394,55 @@ def _params_kw(node: ast.Call) -> tuple[str, ...]:
 # --- edge-case signals ------------------------------------------------------------------------
 
 def _edge_signals(func: ast.FunctionDef, requests: list[Request]) -> list[str]:
+    out = [signal for node in ast.walk(func) if (signal := _node_signal(node)) is not None]
+    out += _request_signals(requests)
+    if re.search(r"\buuid\d?\(\)", ast.unparse(func)) and any(
+            r.method != "POST" and r.path and HOLE in r.path for r in requests):
+        out.append("random unknown id")
+    return sorted(set(out))
+
+
+def _node_signal(node: ast.AST) -> str | None:
+    """The edge case one node of the test sends, if any."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(
+            node.operand, ast.Constant):
+        return "negative number"
+    if isinstance(node, ast.Constant):
+        return _constant_signal(node.value)
+    if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+            and isinstance(node.right, ast.Constant) and isinstance(node.right.value, int)
+            and node.right.value >= 50):
+        return "over-long string"
+    if isinstance(node, ast.List | ast.Dict) and not (
+            node.elts if isinstance(node, ast.List) else node.keys):
+        return "empty collection"
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and (
+            UNKNOWN_WORDS.search(node.id)):
+        return "unknown id"
+    return None
+
+
+def _constant_signal(value: object) -> str | None:
+    """The edge case a literal stands for: a huge or zero number, a blank, over-long or
+    unknown-id string."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value >= 10**5:
+            return "very large number/unknown id"
+        return "zero" if value == 0 else None
+    if not isinstance(value, str):
+        return None
+    if value == "" or (value.strip() == "" and value):
+        return "empty/blank string"
+    if len(value) >= 100:
+        return "over-long string"
+    if UNKNOWN_WORDS.search(value) or re.search(r"/\d{5,}(?:/|$|\?)", value):
+        return "unknown id"
+    return None
+
+
+def _request_signals(requests: list[Request]) -> list[str]:
+    """Paging or limit parameters, and a write sent twice to the same path."""
     out: list[str] = []
-    for node in ast.walk(func):
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(
-                node.operand, ast.Constant):
-            out.append("negative number")
-        elif isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(
-                node.value, bool):
-            if node.value >= 10**5:
-                out.append("very large number/unknown id")
-            elif node.value == 0:
-                out.append("zero")
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if node.value == "" or (node.value.strip() == "" and node.value):
-                out.append("empty/blank string")
-            elif len(node.value) >= 100:
-                out.append("over-long string")
-            elif UNKNOWN_WORDS.search(node.value) or re.search(r"/\d{5,}(?:/|$|\?)",
-                                                                node.value):
-                out.append("unknown id")
-        elif (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
-              and isinstance(node.right, ast.Constant) and isinstance(node.right.value, int)
-              and node.right.value >= 50):
-            out.append("over-long string")
-        elif isinstance(node, ast.List | ast.Dict) and not (
-                node.elts if isinstance(node, ast.List) else node.keys):
-            out.append("empty collection")
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and (
-                UNKNOWN_WORDS.search(node.id)):
-            out.append("unknown id")
     seen: set[tuple[str, str | None]] = set()
     for r in requests:
         if set(r.query) & EDGE_QUERY:
@@ -417,7 +450,4 @@ def _edge_signals(func: ast.FunctionDef, requests: list[Request]) -> list[str]:
         if r.method != "GET" and r.path and (r.method, r.path) in seen:
             out.append("repeated request")
         seen.add((r.method, r.path))
-    if re.search(r"\buuid\d?\(\)", ast.unparse(func)) and any(
-            r.method != "POST" and r.path and HOLE in r.path for r in requests):
-        out.append("random unknown id")
-    return sorted(set(out))
+    return out

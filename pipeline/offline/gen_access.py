@@ -27,7 +27,7 @@ def wrong_token(w: Writer) -> Case | None:
     leak = no_leak(w, case, ep)
     bindings, unseen = leak if leak is not None else ({}, [])
     case.add(f"headers = {{{literal(auth.header)}: \"{prefix} \" + unique(\"notatoken12345\")}}",
-             w.call(case, "response", ep, bindings, "headers=headers", auth=False),
+             w.call_unsigned(case, "response", ep, bindings, "headers=headers"),
              "assert response.status_code == 401, response.text", *w.errors("response", 401),
              *unseen)
     return case
@@ -50,10 +50,10 @@ def other_user_cannot_change(w: Writer, res: Resource) -> Case | None:
     if res.update is not None and changes is not None and error_code(res.update, code):
         case.name = f"test_other_user_cannot_change_or_delete_{res.noun}"
         case.add(*payload_lines("changes", changes),
-                 w.call(case, "changed", res.update, bindings,
-                        "json=changes, headers=other_auth_headers", auth=False),
+                 w.call_unsigned(case, "changed", res.update, bindings,
+                                 "json=changes, headers=other_auth_headers"),
                  f"assert changed.status_code == {code}, changed.text")
-    case.add(w.call(case, "refused", ep, bindings, "headers=other_auth_headers", auth=False),
+    case.add(w.call_unsigned(case, "refused", ep, bindings, "headers=other_auth_headers"),
              f"assert refused.status_code == {code}, refused.text", *w.errors("refused", code),
              w.call(case, "still", get, bindings), status_assert("still", get),
              f"assert {res.id_of(res.record_of('still', get), get)} == {res.id_var}")
@@ -92,8 +92,7 @@ def other_user_refused(w: Writer, ep: Endpoint) -> Case | None:
     if body:
         case.add(*payload_lines("sent", body))
         extra = "json=sent, "
-    case.add(w.call(case, "refused", ep, bindings, extra + "headers=other_auth_headers",
-                    auth=False),
+    case.add(w.call_unsigned(case, "refused", ep, bindings, extra + "headers=other_auth_headers"),
              "assert 400 <= refused.status_code < 500, refused.text")
     res = w.model.owner(ep.path)
     read = res.get if res is not None and res.get is not None and res.get is not ep \
@@ -140,8 +139,8 @@ def account_list_is_own(w: Writer, res: Resource) -> Case | None:
     case.add("them = user_id_in(other_auth_headers)", 'assert them is not None and them != me',
              w.call(case, "mine", ep, bindings), status_assert("mine", ep),
              f"assert {res.id_var} in {ids.format('mine')}",
-             w.call(case, "theirs", ep, {**bindings, param: "them"},
-                    "headers=other_auth_headers", auth=False),
+             w.call_unsigned(case, "theirs", ep, {**bindings, param: "them"},
+                             "headers=other_auth_headers"),
              status_assert("theirs", ep),
              f"assert {res.id_var} not in {ids.format('theirs')}")
     return case

@@ -54,9 +54,9 @@ def password_opens(w: Writer) -> Case | None:
     case.add(w.call(case, "opened", get, bindings), status_assert("opened", get),
              f"assert {res.id_of(res.record_of('opened', get), get)} == {res.id_var}",
              f"wrong = basic_auth({res.id_var}, payload[{literal(keys[1])}] + \"-wrong\")",
-             w.call(case, "refused", get, bindings, "headers=wrong", auth=False),
+             w.call_unsigned(case, "refused", get, bindings, "headers=wrong"),
              _refused("refused", get),
-             w.call(case, "anonymous", get, bindings, auth=False), _refused("anonymous", get))
+             w.call_unsigned(case, "anonymous", get, bindings), _refused("anonymous", get))
     return case
 
 
@@ -96,11 +96,11 @@ def token_opens(w: Writer) -> Case | None:
     case.add(w.call(case, "issued", issuer, bindings), status_assert("issued", issuer),
              f"token = issued.json()[{literal(key)}]", "assert isinstance(token, str) and token",
              'bearer = {"Authorization": "Bearer " + token}',
-             w.call(case, "opened", get, bindings, "headers=bearer", auth=False),
+             w.call_unsigned(case, "opened", get, bindings, "headers=bearer"),
              status_assert("opened", get),
              f"assert {res.id_of(res.record_of('opened', get), get)} == {res.id_var}",
              'forged = {"Authorization": "Bearer " + token[::-1]}',
-             w.call(case, "refused", get, bindings, "headers=forged", auth=False),
+             w.call_unsigned(case, "refused", get, bindings, "headers=forged"),
              _refused("refused", get))
     return case
 

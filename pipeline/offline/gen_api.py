@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from pipeline.offline.gen_code import (
     Case,
+    Made,
     Writer,
     add_payload,
     literal,
@@ -64,7 +65,7 @@ def static_get(w: Writer, ep: Endpoint) -> Case | None:
     counted = _counted(w, ep) if checks and not listed else None
     if counted is not None:  # a count the document ties to a resource: one more after a create
         res, key = counted
-        if w.create_chain(case, res, {}, target_var="created"):
+        if w.create_chain(case, res, {}, Made("created")):
             case.add(w.call(case, "recount", ep, {}), status_assert("recount", ep),
                      f"assert recount.json()[{literal(key)}] == body[{literal(key)}] + 1")
     return case
@@ -256,11 +257,22 @@ def _id_key(res: Resource, ep: Endpoint) -> str:
     return res.id_field or "id"
 
 
+@dataclass(frozen=True)
+class Lookup:
+    """A record looked up in its list: the list's answer variable, the id variable naming the
+    record (empty: the resource's own), and whether the list call is what the case tests."""
+
+    var: str = "relisted"
+    id_var: str = ""
+    target: bool = True
+
+
 def find_listed(w: Writer, case: Case, res: Resource, bindings: dict[str, str],
-                var: str = "relisted", id_var: str = "", target: bool = True) -> str | None:
-    """No read of one record: list them (answer in `var`) and find the one `id_var` names (a
-    whole list only: an unpaged list the document shows, or one the oracle answered unpaged).
-    Source of the found record; None when no whole list finds it."""
+                lookup: Lookup = Lookup()) -> str | None:
+    """No read of one record: list them (answer in `lookup.var`) and find the one
+    `lookup.id_var` names (a whole list only: an unpaged list the document shows, or one the
+    oracle answered unpaged). Source of the found record; None when no whole list finds it."""
+    var, id_var = lookup.var, lookup.id_var
     ep = res.listing
     doc = response_doc(ep) if ep is not None else None
     shape = res.observed(ep)
@@ -269,7 +281,7 @@ def find_listed(w: Writer, case: Case, res: Resource, bindings: dict[str, str],
     if ep is None or records is None or not whole or not w.model.reachable(ep) or (
             res.parent is not None):
         return None
-    case.add(w.call(case, var, ep, bindings, target=target), status_assert(var, ep))
+    case.add(w.call(case, var, ep, bindings, target=lookup.target), status_assert(var, ep))
     return (f"next(record for record in {records} "
             f"if {res.id_of('record', ep)} == {id_var or res.id_var})")
 

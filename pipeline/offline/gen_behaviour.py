@@ -13,6 +13,7 @@ from __future__ import annotations
 from pipeline.offline import gen_access
 from pipeline.offline.gen_code import (
     Case,
+    Made,
     Writer,
     add_payload,
     literal,
@@ -45,6 +46,7 @@ from pipeline.offline.gen_model import (
 )
 from pipeline.offline.names import snake
 from pipeline.offline.payloads import payload_of
+from pipeline.offline.schema_values import skeleton
 from pipeline.records import Endpoint, Param
 
 OFFSET_PARAMS = ("offset", "skip")
@@ -82,7 +84,7 @@ def create_record(case: Case, w: Writer, res: Resource, tag: str, edits: list[st
     if w.plain_create(res):
         case.add(f"{idv} = {res.created_id(rvar)}")
     else:
-        found = w.take_created(case, res, rvar, pvar, {}, f"{tag}_record", idv)
+        found = w.take_created(case, res, {}, Made(rvar, pvar, f"{tag}_record", idv))
         assert found, "callers check listable"
     case.add(f"created.append({idv})")
     return idv
@@ -92,8 +94,6 @@ def list_doc(ep: Endpoint) -> object:
     """The list body's documented shape: its example, else a skeleton of its schema."""
     doc = response_doc(ep)
     if doc is None and ep.response_schema:
-        from pipeline.offline.gen_query import skeleton  # gen_query builds on this module
-
         doc = skeleton(ep.response_schema)
     return doc
 

@@ -32,13 +32,13 @@ def account_delete_takes_records(w: Writer, ep: Endpoint) -> Case | None:
     bindings: dict[str, str] = {}
     if not w.create_chain(case, res, bindings) or not new_member(case, w, res, bindings):
         return None
-    case.add(w.call(case, "seen", read, bindings, "headers=headers", auth=False, target=False),
+    case.add(w.call_unsigned(case, "seen", read, bindings, "headers=headers", target=False),
              "assert 200 <= seen.status_code < 300, seen.text",
              "me = user_id_in(auth_headers)", 'assert me is not None, "no user id"',
              w.call(case, "gone", ep, {params[0]: "me"}),
              "assert 200 <= gone.status_code < 300, gone.text",
-             w.call(case, "after", read, bindings, "headers=headers", auth=False,
-                    target=False),
+             w.call_unsigned(case, "after", read, bindings, "headers=headers",
+                             target=False),
              "assert 400 <= after.status_code < 500, after.text")
     return case
 

@@ -155,6 +155,17 @@ def _at_top(shape: Shape, res: Resource) -> bool:
     return shape.create_record == () and shape.create_id == res.id_field
 
 
+@dataclass(frozen=True)
+class Made:
+    """The variables a create binds: its answer, the payload it sends, and the record and id
+    it takes from the answer (empty: the resource's own names, `Resource.var`/`id_var`)."""
+
+    response: str = "response"
+    payload: str = "payload"
+    record: str = ""
+    id: str = ""
+
+
 @dataclass
 class Case:
     """A test case under construction."""
@@ -244,9 +255,17 @@ class Writer:
         return 'f"{base_url}' + re.sub(r"\{([^{}]+)\}", sub, path) + '"'
 
     def call(self, case: Case, var: str, ep: Endpoint, bindings: dict[str, str],
-             extra: str = "", auth: bool = True, target: bool = True) -> str:
-        """The call's source line; `target` False for a call the case makes but does not
-        test (a count, a read-back, a cleanup)."""
+             extra: str = "", target: bool = True) -> str:
+        """The call's source line, signed in where `ep` needs it; `target` False for a call
+        the case makes but does not test (a count, a read-back, a cleanup)."""
+        if self.model.needs_auth(ep):
+            extra = f"{extra}, headers=auth_headers" if extra else "headers=auth_headers"
+        return self.call_unsigned(case, var, ep, bindings, extra, target)
+
+    def call_unsigned(self, case: Case, var: str, ep: Endpoint, bindings: dict[str, str],
+                      extra: str = "", target: bool = True) -> str:
+        """The call's source line without the signed-in user's headers: sent anonymously, or
+        with the headers `extra` names (another user's, a forged token)."""
         if target:
             case.target(ep)
         self.last[var] = ep
@@ -257,8 +276,6 @@ class Writer:
             args.append(files_source(ep.request_files))
         if extra:
             args.append(extra)
-        if auth and self.model.needs_auth(ep):
-            args.append("headers=auth_headers")
         return f"{var} = session.{ep.method.lower()}({', '.join(args)})"
 
     def payload_for(self, res: Resource, deletable: bool = False) -> dict | None:
@@ -277,11 +294,11 @@ class Writer:
         return payload if res.payload is not None else None
 
     def create_chain(self, case: Case, res: Resource, bindings: dict[str, str],
-                     target_var: str = "response", deletable: bool = False,
-                     target_payload: str = "payload",
+                     made: Made = Made(), deletable: bool = False,
                      overrides: dict[str, str] | None = None) -> bool:
         """Create `res` (and its parents first); binds each path param to its id variable;
-        `overrides`: source of values that replace the payload's for `res` itself.
+        `made`: the variables `res` itself is made with; `overrides`: source of values that
+        replace the payload's for `res` itself.
 
         The root record is deleted in `finally` when the service documents a delete.
         """
@@ -290,32 +307,41 @@ class Writer:
             case.add("me = user_id_in(auth_headers)", 'assert me is not None, "no user id"')
             bindings[chain[0].account_param] = "me"
         for node in chain:
-            if not node.creatable or node.id_field is None:
-                return False
-            if node.parent is not None and node.parent_param:
-                bindings[node.parent_param] = node.parent.id_var
-            if not self.make_referenced(case, node, bindings):
-                return False
             last = node is res
-            pvar = target_payload if last else f"{node.noun}_payload"
-            rvar = target_var if last else f"{node.noun}_response"
-            case.add(*payload_lines(pvar, self.payload_for(node, deletable and last) or {}))
-            if node.parent_key and node.parent is not None:
-                case.add(f"{pvar}[{literal(node.parent_key)}] = {node.parent.id_var}")
-            if last and overrides:
-                case.add(*[f"{pvar}[{literal(k)}] = {v}" for k, v in overrides.items()])
-            assert node.create is not None
-            case.add(self.call(case, rvar, node.create, bindings, f"json={pvar}"),
-                     status_assert(rvar, node.create))
-            if not self.take_created(case, node, rvar, pvar, bindings):
+            names = made if last else Made(f"{node.noun}_response", f"{node.noun}_payload")
+            if not self.create_node(case, node, bindings, names, deletable and last,
+                                    overrides if last else None):
                 return False
-            if node.param:
-                bindings[node.param] = node.id_var
-            if (keys := self.model.signs_in_as(node)) is not None:  # its own credentials
-                case.add(f"auth_headers = basic_auth({node.id_var}, {pvar}[{literal(keys[1])}])")
-            if node is res.chain()[0] and node.delete is not None:
+            if node is chain[0] and node.delete is not None:
                 line = self.call(case, "_", node.delete, bindings, target=False)  # cleanup
                 case.cleanup.append(line.split(" = ", 1)[1])
+        return True
+
+    def create_node(self, case: Case, node: Resource, bindings: dict[str, str], made: Made,
+                    deletable: bool, overrides: dict[str, str] | None) -> bool:
+        """Create one record of a chain whose parents exist (see `create_chain`); binds its
+        param to its id, and signs in as it where it is the account."""
+        if not node.creatable or node.id_field is None:
+            return False
+        if node.parent is not None and node.parent_param:
+            bindings[node.parent_param] = node.parent.id_var
+        if not self.make_referenced(case, node, bindings):
+            return False
+        pvar, rvar = made.payload, made.response
+        case.add(*payload_lines(pvar, self.payload_for(node, deletable) or {}))
+        if node.parent_key and node.parent is not None:
+            case.add(f"{pvar}[{literal(node.parent_key)}] = {node.parent.id_var}")
+        if overrides:
+            case.add(*[f"{pvar}[{literal(k)}] = {v}" for k, v in overrides.items()])
+        assert node.create is not None
+        case.add(self.call(case, rvar, node.create, bindings, f"json={pvar}"),
+                 status_assert(rvar, node.create))
+        if not self.take_created(case, node, bindings, made):
+            return False
+        if node.param:
+            bindings[node.param] = node.id_var
+        if (keys := self.model.signs_in_as(node)) is not None:  # its own credentials
+            case.add(f"auth_headers = basic_auth({node.id_var}, {pvar}[{literal(keys[1])}])")
         return True
 
     def make_referenced(self, case: Case, node: Resource, bindings: dict[str, str]) -> bool:
@@ -330,20 +356,21 @@ class Writer:
                     case.add(f"{pvar}[{literal(target.parent_key)}] = {target.parent.id_var}")
                 case.add(self.call(case, rvar, target.create, bindings, f"json={pvar}",
                                    target=False), status_assert(rvar, target.create))
-                if not self.take_created(case, target, rvar, pvar, bindings,
-                                         f"{noun}_record_{i}", f"{noun}_id_{i}"):
+                if not self.take_created(case, target, bindings, Made(
+                        rvar, pvar, f"{noun}_record_{i}", f"{noun}_id_{i}")):
                     return False
                 ids.append(f"{noun}_id_{i}")
             case.add(f"{noun}_ids = [{', '.join(ids)}]")
         return True
 
-    def take_created(self, case: Case, node: Resource, rvar: str, pvar: str,
-                     bindings: dict[str, str], var: str = "", id_var: str = "") -> bool:
-        """Bind the created record to `var` and its id to `id_var` (the node's names by
-        default): from the create answer as the document shows it; where it shows none, from
-        the answer if that shows the record, else from the list (`tolerant.created_record`,
-        found by the sent fields the oracle stored unchanged)."""
-        var, id_var = var or node.var, id_var or node.id_var
+    def take_created(self, case: Case, node: Resource, bindings: dict[str, str],
+                     made: Made = Made()) -> bool:
+        """Bind the record `made.response` created to `made.record` and its id to `made.id`
+        (the node's names by default): from the create answer as the document shows it; where
+        it shows none, from the answer if that shows the record, else from the list
+        (`tolerant.created_record`, found by the sent fields the oracle stored unchanged)."""
+        rvar, pvar = made.response, made.payload
+        var, id_var = made.record or node.var, made.id or node.id_var
         shape = node.observed(node.create)
         if node.created_bare:  # `35`: the answer is the id
             case.add(f"{id_var} = {rvar}.json()",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pipeline.offline.gen_code import Case, Writer, field_asserts, literal, status_assert
+from pipeline.offline.gen_code import Case, Made, Writer, field_asserts, literal, status_assert
 from pipeline.offline.gen_model import (
     Model,
     Resource,
@@ -54,7 +54,7 @@ def bind(case: Case, w: Writer, ep: Endpoint, deletable: bool = False,
     if not params:
         return bindings
     owner = w.model.owner(ep.path)
-    if owner is None or not w.create_chain(case, owner, bindings, target_var, deletable):
+    if owner is None or not w.create_chain(case, owner, bindings, Made(target_var), deletable):
         return None
     if any(p not in bindings for p in params):
         return None

@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from pipeline.offline.gen_api import constant_checks
-from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_code import Case, Made, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import path_params
 from pipeline.offline.gen_model import (
     Resource,
@@ -136,7 +136,7 @@ def known_action(w: Writer, case: Case, ep: Endpoint, payload: dict | None) -> l
             return []
         checks.insert(0, "answer = done.json()")
     bindings: dict[str, str] = {}
-    if not w.create_chain(case, owner, bindings, "known", target_payload="known_payload"):
+    if not w.create_chain(case, owner, bindings, Made("known", "known_payload")):
         return []
     lines = ["# the same call on a record that exists succeeds"]
     extra = ""

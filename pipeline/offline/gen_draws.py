@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_code import Case, Made, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import thing
 from pipeline.offline.gen_model import Resource, response_doc
 from pipeline.offline.payloads import payload_of
@@ -149,7 +149,8 @@ def _made(case: Case, w: Writer, noun: str, field: str, value: Any, tag: str) ->
              f"{pvar}[{literal(field)}] = {literal(type(shown)(value))}",
              w.call(case, rvar, res.create, {}, f"json={pvar}", target=False),
              status_assert(rvar, res.create))
-    if not w.take_created(case, res, rvar, pvar, {}, f"{noun}_record{tag}", f"{noun}_id{tag}"):
+    if not w.take_created(case, res, {}, Made(rvar, pvar, f"{noun}_record{tag}",
+                                                    f"{noun}_id{tag}")):
         return None
     if res.delete is not None:
         line = w.call(case, "_", res.delete, {res.param: f"{noun}_id{tag}"}, target=False)

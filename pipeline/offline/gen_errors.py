@@ -6,6 +6,7 @@ import re
 
 from pipeline.offline.gen_code import (
     Case,
+    Made,
     Writer,
     add_payload,
     literal,
@@ -59,7 +60,7 @@ def _start(w: Writer, res: Resource, name: str) -> tuple[Case, dict[str, str]] |
     case = Case(name, "error_handling")
     bindings: dict[str, str] = {}
     if res.parent is not None and not w.create_chain(
-            case, res.parent, bindings, "parent", target_payload=f"{res.parent.noun}_payload"):
+            case, res.parent, bindings, Made("parent", f"{res.parent.noun}_payload")):
         return None
     if any(p not in bindings for p in path_params(ep.path)):
         return None
@@ -99,7 +100,7 @@ def malformed_json(w: Writer, res: Resource) -> Case | None:
     extra = 'data="{not json", headers={"Content-Type": "application/json"}'
     if w.model.needs_auth(ep):
         extra = 'data="{not json", headers={**auth_headers, "Content-Type": "application/json"}'
-    case.add(w.call(case, "response", ep, bindings, extra, auth=False),
+    case.add(w.call_unsigned(case, "response", ep, bindings, extra),
              "assert response.status_code == 400, response.text",
              *w.errors("response", 400))
     case.add(*accepted_create(w, case, res, bindings))
@@ -275,7 +276,7 @@ def missing_token(w: Writer, ep: Endpoint) -> Case | None:
         case.endpoints.clear()  # the record made first is not what the case tests
     payload = payload_of(ep)
     extra = add_payload(case, "payload", payload)
-    case.add(w.call(case, "response", ep, bindings, extra, auth=False))
+    case.add(w.call_unsigned(case, "response", ep, bindings, extra))
     if documented:
         case.add("assert response.status_code == 401, response.text", *w.errors("response", 401))
     else:

@@ -15,308 +15,17 @@ Cases that turn out wrong on the oracle are refined or discarded by the build li
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 from urllib.parse import urlencode
 
+from pipeline.offline import gen_fallback_calls as fc
+from pipeline.offline.gen_fallback_auth import refusal_doc, without_token_lines
+from pipeline.offline.gen_fallback_contrast import DOC, malformed_then_valid
 from pipeline.offline.gen_model import (
     JWT_VALUE,
-    UNIQUE_KEY,
-    body_keyword,
-    login_sources,
-    singular,
 )
-from pipeline.offline.shape import shape_of
-from pipeline.offline.tolerant import id_of_record, prelude_for, records_in
+from pipeline.offline.tolerant import prelude_for
 from pipeline.records import Endpoint, Spec, TestCase
-from pipeline.spec.texts import fixed_part, placeholder
-
-AUTHOR = "offline"
-INDENT = "    "
-UNKNOWN_ID = "999999"
-_PREFIX = re.compile(r"^(?:api|v\d+(?:\.\d+)?|rest)$", re.I)
-_PARAM = re.compile(r"\{([^{}]+)\}")
-_BODY = ("POST", "PUT", "PATCH")
-
-
-_SECRET = re.compile(r"pass|pwd|secret", re.I)
-_ACCOUNT = re.compile(r"register|sign-?up|users?$|accounts?$", re.I)
-
-
-class Unique:
-    """A body whose identifying strings are made fresh per run (no clash with other tests)."""
-
-    def __init__(self, body: dict[str, Any]) -> None:
-        self.body = body
-
-    def source(self) -> str:
-        parts = []
-        for key, value in self.body.items():
-            if isinstance(value, str) and not _SECRET.search(key) and (
-                    "@" in value or value.startswith("sample") or UNIQUE_KEY.search(key)):
-                src = f"unique({value!r})"  # the conftest's fresh value shaped like it
-            else:
-                src = repr(value)
-            parts.append(f"{key!r}: {src}")
-        return "{" + ", ".join(parts) + "}"
-
-
-def endpoint_key(ep: Endpoint) -> str:
-    return f"{ep.method} {ep.path}"
-
-
-def uncovered(spec: Spec, cases: list[TestCase]) -> list[Endpoint]:
-    """Documented endpoints no case targets, in document order."""
-    covered = {key for case in cases for key in case.endpoints}
-    return [ep for ep in spec.endpoints if endpoint_key(ep) not in covered]
-
-
-def endpoint_slug(ep: Endpoint) -> str:
-    segs = [s for s in ep.path.split("/") if s]
-    while len(segs) > 1 and _PREFIX.match(segs[0]):
-        segs = segs[1:]
-    words = ["item" if _PARAM.fullmatch(s) else s for s in segs] or ["root"]
-    slug = re.sub(r"\W+", "_", "_".join(words)).strip("_").lower()
-    return f"{ep.method.lower()}_{slug or 'root'}"
-
-
-def _success_codes(ep: Endpoint) -> tuple[int, ...]:
-    documented = tuple(sorted(c for c in ep.status_codes if 200 <= c < 300))
-    if documented == (200,) and ep.method == "POST" and ep.status_codes[200] in ("", "OK"):
-        return (200, 201)  # a bare "200 OK" is often the extractor's default for a body
-    if documented:
-        return documented
-    return {"POST": (200, 201), "DELETE": (200, 202, 204)}.get(ep.method, (200,))
-
-
-def _code_check(var: str, codes: tuple[int, ...]) -> str:
-    if len(codes) == 1:
-        return f"assert {var}.status_code == {codes[0]}, {var}.text"
-    return f"assert {var}.status_code in {codes!r}, {var}.text"
-
-
-def _fields(ep: Endpoint, code: int) -> list[str] | None:
-    """Top-level response fields the document promises (None: no object documented)."""
-    schema = ep.response_schema or {}
-    props = schema.get("properties")
-    if isinstance(props, dict) and props:
-        optional = set(schema.get("x-optional") or [])
-        return [k for k in props if k not in optional]
-    doc = ep.response_examples.get(code, ep.response_example)
-    if isinstance(doc, dict) and doc:
-        return [str(k) for k in doc]
-    return None
-
-
-def _create_for(spec: Spec, ep: Endpoint) -> tuple[Endpoint, str] | None:
-    """The documented POST that creates the record the path's one parameter names."""
-    names = _PARAM.findall(ep.path)
-    if len(names) != 1:
-        return None
-    collection = ep.path[: ep.path.index("{" + names[0] + "}")].rstrip("/")
-    create = next((e for e in spec.endpoints if e.method == "POST"
-                   and e.path.rstrip("/") == collection), None)
-    if create is None or not isinstance(create.request_example, (dict, type(None))):
-        return None
-    return create, names[0]
-
-
-def _url(path: str, bindings: dict[str, str]) -> str:
-    def sub(m: re.Match[str]) -> str:
-        return "{" + bindings.get(m.group(1), repr(UNKNOWN_ID)) + "}"
-
-    return 'f"{base_url}' + _PARAM.sub(sub, path) + '"'
-
-
-def _call(var: str, ep: Endpoint, url: str, headers: bool, body: Any = None,
-          raw: str | None = None) -> str:
-    args = [url]
-    if raw is not None:
-        args.append(f"data={raw!r}")
-        extra = "**auth_headers, " if headers else ""
-        args.append("headers={" + extra + '"Content-Type": "application/json"}')
-    else:
-        if isinstance(body, Unique):
-            args.append(f"{body_keyword(ep)}={body.source()}")
-        elif body is not None:
-            args.append(f"{body_keyword(ep)}={body!r}")
-        if headers:
-            args.append("headers=auth_headers")
-    return f"{var} = session.{ep.method.lower()}({', '.join(args)})"
-
-
-def _function(name: str, doc: str, lines: list[str]) -> str:
-    text = "\n".join(lines)
-    fixtures = [f for f in ("base_url", "session", "unique", "auth_headers")
-                if re.search(rf"\b{f}\b", text) or f == "base_url"]
-    out = [f"def {name}({', '.join(fixtures)}):", f'{INDENT}"""{doc}"""']
-    out += [INDENT + ln for ln in lines]
-    return "\n".join(out) + "\n"
-
-
-def _body(ep: Endpoint) -> Any:
-    if ep.method not in _BODY:
-        return None
-    if isinstance(ep.request_example, dict):
-        return Unique(ep.request_example)
-    if isinstance(ep.request_example, list):
-        return ep.request_example
-    return _params_body(ep)
-
-
-def _params_body(ep: Endpoint) -> dict[str, Any] | None:
-    """A body from documented fields with an allowed value or a default ("`choice`: string,
-    enum {rock, paper, scissors}"); None unless every body field has one."""
-    fields = [p for p in ep.params if p.location == "body"]
-    out: dict[str, Any] = {}
-    for p in fields:
-        enum = p.constraints.get("enum")
-        if isinstance(enum, list) and enum:
-            out[p.name] = enum[0]
-        elif "default" in p.constraints:
-            out[p.name] = p.constraints["default"]
-        else:
-            return None
-    return out or None
-
-
-def _text_checks(ep: Endpoint, sent: dict[str, Any] | None = None) -> list[str]:
-    """The text a non-JSON page must show, as the document quotes it; a piece whose
-    placeholder names an input the case sent ("You chose: <user_choice>", `choice`) must show
-    that very value."""
-    lines = []
-    for text in ep.response_text:
-        fixed = fixed_part(text)
-        lines.append(f"assert {fixed!r} in response.text, response.text[:500]")
-        name = placeholder(text) or ""
-        hit = next((k for k in sent or {} if names_input(name, k)), None)
-        if hit is not None:
-            pattern = re.escape(fixed) + r"\s*([\w.@-]+)"
-            lines += [f"shown = re.search({pattern!r}, response.text)",
-                      f"assert shown is not None and shown.group(1) == {str(sent[hit])!r}, "
-                      "response.text[:500]"]
-    return lines
-
-
-def names_input(placeholder_name: str, param: str) -> bool:
-    """`<choice>` / `<user_choice>` name the caller's `choice`; `<computer_choice>` does not."""
-    return placeholder_name in (param, f"user_{param}", f"your_{param}", f"input_{param}",
-                                f"selected_{param}", f"given_{param}")
-
-
-def _echo_input(ep: Endpoint) -> tuple[str, dict[str, Any]] | None:
-    """("query", {name: value}) for a query input a page shows back, sent with an allowed
-    value other than its fallback so that echoing it is a real check. (A body field may be
-    a form field the document does not mark as such: not sent as JSON here.)"""
-    names = {placeholder(t) or "" for t in ep.response_text}
-    for p in ep.params:
-        enum = p.constraints.get("enum")
-        if p.location == "query" and isinstance(enum, list) and len(enum) > 1 and \
-                any(names_input(n, p.name) for n in names):
-            return p.location, {p.name: enum[1]}
-    return None
-
-
-def _register(spec: Spec) -> Endpoint | None:
-    login = spec.auth.login_path if spec.auth else None
-    return next((e for e in spec.endpoints if e.method == "POST" and e.path != login
-                 and _ACCOUNT.search(e.path) and isinstance(e.request_example, dict)), None)
-
-
-def login_success(spec: Spec, ep: Endpoint) -> tuple[str, list[str]] | None:
-    """Register a fresh account with the documented body, then log in with it."""
-    reg = _register(spec)
-    if reg is None or not isinstance(ep.request_example, dict):
-        return None
-    sources = login_sources(ep, reg)
-    keys = [k for k in sources if sources[k] == k]
-    picked = (f"{{k: account[k] for k in {keys!r}}}" if len(keys) == len(sources) else
-              "{" + ", ".join(f"{json.dumps(k)}: account[{json.dumps(v)}]"
-                          for k, v in sources.items()) + "}")
-    codes = _success_codes(ep)
-    lines = [f"account = {Unique(reg.request_example).source()}",  # type: ignore[arg-type]
-             f"registered = session.post(f\"{{base_url}}{reg.path}\", json=account)",
-             _code_check("registered", _success_codes(reg)),
-             f"credentials = {picked}",
-             f"response = session.post(f\"{{base_url}}{ep.path}\", "
-             f"{body_keyword(ep)}=credentials)",
-             _code_check("response", codes)]
-    fields = _fields(ep, codes[0])
-    if fields:
-        lines += ["body = response.json()", f"assert set({sorted(fields)!r}) <= set(body), body"]
-    return "A freshly registered account logs in.", lines
-
-
-def _created(spec: Spec, ep: Endpoint, auth: bool,
-             needs_token: bool) -> tuple[list[str], dict[str, str]] | None:
-    """Lines creating the record `ep`'s one path parameter names, and the binding to it."""
-    found = _create_for(spec, ep)
-    if found is None:
-        return None
-    create, param = found
-    if create.auth_required is True and not auth:
-        return None
-    var = re.sub(r"\W+", "_", param)
-    if spec.observed and not _guess_holds(spec, create, param):
-        return _found(spec, create, param, var,
-                      auth and (needs_token or create.auth_required is True))
-    return [
-        _call("created", create, _url(create.path, {}),
-              auth and (needs_token or create.auth_required is True), _body(create) or {}),
-        _code_check("created", _success_codes(create)),
-        "record = created.json()",
-        'if isinstance(record, dict) and isinstance(record.get("data"), dict):',
-        f'{INDENT}record = record["data"]',
-        f"{var} = next(record[k] for k in {(param, 'id')!r} if k in record)",
-    ], {param: var}
-
-
-def _guess_holds(spec: Spec, create: Endpoint, param: str) -> bool:
-    """Would the plain guess (the id at the top of the create answer, or under `data`) find
-    the record on the oracle? Then the code stays as it was."""
-    seen = [o for o in spec.observed if o.path == create.path]
-    if not seen:
-        return True  # nothing observed (behind auth): no evidence against the guess
-    made = next((o for o in seen if o.method == "POST" and 200 <= o.status < 300), None)
-    answer = made.answer if made is not None else None
-    if isinstance(answer, dict) and isinstance(answer.get("data"), dict):
-        answer = answer["data"]
-    return isinstance(answer, dict) and (param in answer or "id" in answer)
-
-
-def _found(spec: Spec, create: Endpoint, param: str, var: str,
-           token: bool) -> tuple[list[str], dict[str, str]] | None:
-    """Lines binding `var` to a record's id where the guess does not hold: the record the
-    test creates, found as `tolerant.created_record` finds it (matched on the fields the
-    oracle stored unchanged); else, where the document gives no body to create one with, a
-    record the service already lists (as the oracle did)."""
-    listing = next((e for e in spec.endpoints if e.method == "GET" and e.path == create.path),
-                   None)
-    url = _url(create.path, {})
-    lookup = "None" if listing is None or (listing.auth_required is True and not token) \
-        else url
-    body = _body(create)
-    noun = singular(create.path.rstrip("/").rsplit("/", 1)[-1])
-    shape = shape_of(spec.observed, create.path, None, param, noun)
-    if shape is not None and shape.match_keys and isinstance(body, Unique) and (
-            shape.answer_found or (shape.listed_found and lookup != "None")):
-        keys = "".join(f"{json.dumps(k)}, " for k in shape.match_keys).rstrip()
-        args = ", ".join([url, "json=sent"] + (["headers=auth_headers"] if token else []))
-        return [f"sent = {body.source()}", f"created = session.{create.method.lower()}({args})",
-                _code_check("created", _success_codes(create)),
-                f"{var} = id_of_record(created_record(session, created, {lookup}, "
-                f"{{k: sent[k] for k in ({keys})}}, {json.dumps(noun)}), {json.dumps(noun)})"
-                ], {param: var}
-    listed = next((o for o in spec.observed if o.method == "GET" and o.path == create.path
-                   and 200 <= o.status < 300), None)
-    records = records_in(listed.answer) if listed is not None else []
-    if listing is None or lookup == "None" or not records or id_of_record(records[0]) is None:
-        return None
-    return [_call("listed", listing, url, token), _code_check("listed", _success_codes(listing)),
-            "records = records_in(listed.json())",
-            'assert records, "the service lists no record to read"',
-            f"{var} = id_of_record(records[0])"], {param: var}
 
 
 def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] | None:
@@ -326,106 +35,98 @@ def success_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, list[str]] 
         return None
     if spec.auth is not None and (ep.method, ep.path) == (spec.auth.login_method,
                                                           spec.auth.login_path):
-        return login_success(spec, ep)
-    if _body(ep) is None and any(p.location == "body" for p in ep.params):
-        return None  # a body is documented but no valid one can be formed: no guessing
-    if isinstance(ep.request_example, dict) and any(
-            isinstance(v, str) and JWT_VALUE.match(v) for v in ep.request_example.values()):
-        return None  # a token copied from the document was never issued to this test
+        return fc.login_success(spec, ep)
+    if _unformable(ep):
+        return None
     lines: list[str] = []
     bindings: dict[str, str] = {}
-    if _PARAM.search(ep.path):
-        made = _created(spec, ep, auth, needs_token)
+    if fc.PARAM.search(ep.path):
+        made = fc.created_lines(spec, ep, auth, needs_token)
         if made is None:
             return None
         lines, bindings = made
-    codes = _success_codes(ep)
-    echo = _echo_input(ep) if ep.response_text and not bindings else None
-    url, body = _url(ep.path, bindings), _body(ep)
+    codes = fc.ok_codes(ep)
+    echo = fc.echo_input(ep) if ep.response_text and not bindings else None
+    url, body = fc.url_source(ep.path, bindings), fc.body_value(ep)
     if echo is not None and echo[0] == "query":
         url = url[:-1] + "?" + urlencode(echo[1]) + '"'
-    lines.append(_call("response", ep, url, needs_token, body))
-    lines.append(_code_check("response", codes))
+    lines.append(fc.call_line("response", ep, url, needs_token, body))
+    lines.append(fc.code_check("response", codes))
     if ep.method == "GET" and bindings and any(ln.startswith("records = ") for ln in lines):
         var = next(iter(bindings.values()))  # the read answers the record the list showed
         lines.append(f"assert id_of_record(record_in(response.json())) == {var}")
-    fields = _fields(ep, codes[0]) if 204 not in codes else None
-    if fields:
-        lines.append("body = response.json()")
-        lines.append(f"assert set({sorted(fields)!r}) <= set(body), body")
-    elif 204 not in codes:
-        lines += _text_checks(ep, echo[1] if echo else None)
+    lines += _answer_checks(ep, codes, echo[1] if echo else None)
     what = ep.summary or f"{ep.method} {ep.path}"
     return f"{what}: the documented success ({', '.join(map(str, codes))}).", lines
 
 
-def _unchanged(spec: Spec, ep: Endpoint, auth: bool, lines: list[str]) -> list[str]:
-    """`lines` (a refused write) between two reads of the collection it writes to, and the
-    check that it changed nothing there; `lines` as they are when no such read is
-    documented (a write on a record path, or a list that needs a token we do not have)."""
-    listing = next((e for e in spec.endpoints if e.method == "GET" and e.path == ep.path), None)
-    if (ep.method not in _BODY or _PARAM.search(ep.path) or listing is None
-            or (listing.auth_required is True and not auth)):
-        return lines
-    url, token = _url(ep.path, {}), listing.auth_required is True
-    codes = _success_codes(listing)
-    return [_call("listed_before", listing, url, token), _code_check("listed_before", codes),
-            *lines, _call("listed_after", listing, url, token),
-            "assert listed_after.json() == listed_before.json()"]
+def _unformable(ep: Endpoint) -> bool:
+    """No request can be written without guessing: a documented body none can be formed
+    for, or a token copied from the document (never issued to this test)."""
+    if fc.body_value(ep) is None and any(p.location == "body" for p in ep.params):
+        return True
+    return isinstance(ep.request_example, dict) and any(
+        isinstance(v, str) and JWT_VALUE.match(v) for v in ep.request_example.values())
+
+
+def _answer_checks(ep: Endpoint, codes: tuple[int, ...], echoed: dict | None) -> list[str]:
+    """The documented top-level fields of the answer, else the text it echoes."""
+    if 204 in codes:
+        return []
+    fields = fc.documented_fields(ep, codes[0])
+    if fields:
+        return ["body = response.json()", f"assert set({sorted(fields)!r}) <= set(body), body"]
+    return fc.text_checks(ep, echoed)
 
 
 def error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str]]:
     """(name suffix, docstring, body lines) of the documented or obvious error; a refused
     write on a collection also checks that the collection did not change."""
     if ep.auth_required is True:
-        from pipeline.offline.gen_fallback_auth import refusal_doc, without_token_lines
-
         refused, control = without_token_lines(spec, ep, auth)
-        lines = _unchanged(spec, ep, auth, refused) + control
+        lines = fc.unchanged_lines(spec, ep, auth, refused) + control
         return "without_token", refusal_doc(lines), lines
     suffix, doc, lines = _error_case(spec, ep, auth)
-    return suffix, doc, _unchanged(spec, ep, auth, lines)
+    return suffix, doc, fc.unchanged_lines(spec, ep, auth, lines)
 
 
 def _error_case(spec: Spec, ep: Endpoint, auth: bool) -> tuple[str, str, list[str]]:
-    url = _url(ep.path, {})
-    if _PARAM.search(ep.path) and (404 in ep.status_codes or _create_for(spec, ep)):
+    url = fc.url_source(ep.path, {})
+    if fc.PARAM.search(ep.path) and (404 in ep.status_codes or fc.create_for(spec, ep)):
         # only a record the document creates (or a documented 404): "/likes/stats/{id}" of
         # content nobody liked may well answer zero counts
         control: list[str] = []
-        made = _created(spec, ep, auth, False) if ep.method == "GET" else None
+        made = fc.created_lines(spec, ep, auth, False) if ep.method == "GET" else None
         if made is not None:  # a record that exists is found: a service answering 404 for
             lines, bindings = made  # every id fails here
-            control = [*lines, _call("known", ep, _url(ep.path, bindings), False),
-                       _code_check("known", _success_codes(ep))]
+            control = [*lines, fc.call_line("known", ep, fc.url_source(ep.path, bindings), False),
+                       fc.code_check("known", fc.ok_codes(ep))]
         return ("unknown_id", "A path naming no record answers 404 Not Found.",
-                [*control, _call("response", ep, url, False, _body(ep)),
-                 _code_check("response", (404,))])
+                [*control, fc.call_line("response", ep, url, False, fc.body_value(ep)),
+                 fc.code_check("response", (404,))])
     # fields with allowed values or defaults and none required: no body is an error
-    loose = ep.request_example is None and not ep.request_schema and _params_body(ep) \
+    loose = ep.request_example is None and not ep.request_schema and fc.params_body(ep) \
         is not None and not any(p.required for p in ep.params)
-    if ep.method in _BODY and not loose:
+    if ep.method in fc.BODY_METHODS and not loose:
         schema = ep.request_schema or {}
         login = spec.auth is not None and ep.path == spec.auth.login_path
         if schema.get("required") or any(p.required for p in ep.params if p.location == "body"
                                          ) or (login and ep.request_form):
             codes = tuple(c for c in (400, 422) if c in ep.status_codes) or (400, 422)
             return ("empty_body", "A body without the required fields is rejected.",
-                    [_call("response", ep, url, auth and ep.auth_required is True, {}),
-                     _code_check("response", codes)])
-        from pipeline.offline.gen_fallback_contrast import DOC, malformed_then_valid
-
+                    [fc.call_line("response", ep, url, auth and ep.auth_required is True, {}),
+                     fc.code_check("response", codes)])
         contrast = malformed_then_valid(spec, ep)
         if contrast is not None:
             return "malformed_json", DOC, contrast
         return ("malformed_json", "A body that is not JSON is rejected with a 4xx.",
-                [_call("response", ep, url, False, raw="{not json"),
+                [fc.call_line("response", ep, url, False, raw="{not json"),
                  "assert 400 <= response.status_code < 500, response.text"])
     used = {e.method for e in spec.endpoints if e.path == ep.path}
     other = next(m for m in ("DELETE", "PUT", "PATCH", "POST", "GET") if m not in used)
     probe = ep.model_copy(update={"method": other})
     return (f"{other.lower()}_not_allowed", f"{other} is not documented for this path.",
-            [_call("response", probe, url, False), _code_check("response", (404, 405))])
+            [fc.call_line("response", probe, url, False), fc.code_check("response", (404, 405))])
 
 
 def fill_uncovered(task_id: str, spec: Spec, cases: list[TestCase],
@@ -445,21 +146,21 @@ def fill_uncovered(task_id: str, spec: Spec, cases: list[TestCase],
             case_id=f"{task_id}::{unique}", task_id=task_id, round=0,
             category=category, name=unique,  # type: ignore[arg-type]
             code=code.replace(f"def {name}(", f"def {unique}(", 1), endpoints=endpoints,
-            origin="generated", author=AUTHOR, prelude=prelude_for(code)))
+            origin="generated", author=fc.AUTHOR, prelude=prelude_for(code)))
 
-    for ep in uncovered(spec, cases):
-        slug = endpoint_slug(ep)
+    for ep in fc.uncovered(spec, cases):
+        slug = fc.endpoint_slug(ep)
         ok = success_case(spec, ep, auth)
         if ok is not None:
             doc, lines = ok
             name = f"test_{slug}_documented_success"
-            targets = [endpoint_key(ep)]
+            targets = [fc.endpoint_key(ep)]
             made = next((ln for ln in lines if ln.startswith("created = ")), "")
             created = re.search(r"session\.post\(f\"\{base_url\}([^\"]*)\"", made)
             if created:
                 targets.append(f"POST {created.group(1)}")
-            add(name, "api_compliance", _function(name, doc, lines), targets)
+            add(name, "api_compliance", fc.function_source(name, doc, lines), targets)
         suffix, doc, lines = error_case(spec, ep, auth)
         name = f"test_{slug}_{suffix}"
-        add(name, "error_handling", _function(name, doc, lines), [endpoint_key(ep)])
+        add(name, "error_handling", fc.function_source(name, doc, lines), [fc.endpoint_key(ep)])
     return out

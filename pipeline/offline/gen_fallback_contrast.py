@@ -12,6 +12,7 @@ Pure: builds source lines from the spec.
 
 from __future__ import annotations
 
+from pipeline.offline import gen_fallback_calls as fc
 from pipeline.offline.gen_fallback_auth import refusal_codes
 from pipeline.offline.gen_flows import header_source
 from pipeline.offline.gen_model import JWT_VALUE, build_model, response_doc, token_field
@@ -32,10 +33,8 @@ def _refresh_key(ep: Endpoint, login_doc: object) -> str | None:
 def malformed_then_valid(spec: Spec, ep: Endpoint) -> list[str] | None:
     """The case's lines for a malformed body on register, login or refresh (None: `ep` is
     none of them, or the document lacks the account, login or protected endpoint)."""
-    from pipeline.offline import gen_fallback as fb  # the fallback's call writers (one home)
-
     model = build_model(spec)
-    login, reg = model.login, fb._register(spec)
+    login, reg = model.login, fc.register_endpoint(spec)
     field, header = token_field(model), header_source(model, "token")
     protected = next((e for e in spec.endpoints if e.method == "GET" and "{" not in e.path
                       and e.auth_required is True), None)
@@ -51,24 +50,24 @@ def malformed_then_valid(spec: Spec, ep: Endpoint) -> list[str] | None:
         refresh = _refresh_key(ep, response_doc(login))
         if refresh is None or field not in (response_doc(ep) or {}):
             return None
-    url, purl = fb._url(ep.path, {}), fb._url(protected.path, {})
-    lines = [fb._call("response", ep, url, False, raw="{not json"),
+    url, purl = fc.url_source(ep.path, {}), fc.url_source(protected.path, {})
+    lines = [fc.call_line("response", ep, url, False, raw="{not json"),
              "assert 400 <= response.status_code < 500, response.text",
-             fb._call("refused", protected, purl, False),
-             fb._code_check("refused", refusal_codes(protected)),
+             fc.call_line("refused", protected, purl, False),
+             fc.code_check("refused", refusal_codes(protected)),
              "# the same call with a valid body is accepted: the account's token opens it",
-             f"account = {fb.Unique(reg.request_example).source()}",
-             f"registered = session.post({fb._url(reg.path, {})}, json=account)",
-             fb._code_check("registered", fb._success_codes(reg)),
+             f"account = {fc.Unique(reg.request_example).source()}",
+             f"registered = session.post({fc.url_source(reg.path, {})}, json=account)",
+             fc.code_check("registered", fc.ok_codes(reg)),
              f"credentials = {{k: account[k] for k in {keys!r}}}",
-             f"logged_in = session.{login.method.lower()}({fb._url(login.path, {})}, "
+             f"logged_in = session.{login.method.lower()}({fc.url_source(login.path, {})}, "
              "json=credentials)",
-             fb._code_check("logged_in", fb._success_codes(login)),
+             fc.code_check("logged_in", fc.ok_codes(login)),
              f"token = logged_in.json()[{field!r}]"]
     if refresh is not None:
         lines += [f"refreshed = session.post({url}, json={{{refresh!r}: "
                   f"logged_in.json()[{refresh!r}]}})",
-                  fb._code_check("refreshed", fb._success_codes(ep)),
+                  fc.code_check("refreshed", fc.ok_codes(ep)),
                   f"token = refreshed.json()[{field!r}]"]
     return [*lines, f"allowed = session.get({purl}, headers={header})",
-            fb._code_check("allowed", fb._success_codes(protected))]
+            fc.code_check("allowed", fc.ok_codes(protected))]

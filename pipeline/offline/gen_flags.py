@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.offline.gen_api import find_listed
-from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_api import Lookup, find_listed
+from pipeline.offline.gen_code import Case, Made, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_model import Resource
 from pipeline.offline.payloads import payload_of
 from pipeline.offline.tolerant import verb_forms
@@ -92,7 +92,7 @@ def _read(w: Writer, case: Case, res: Resource, var: str, id_var: str,
                  status_assert(f"{var}_read", res.get),
                  f"{var} = {res.record_of(f'{var}_read', res.get)}")
         return var
-    found = find_listed(w, case, res, bindings, f"{var}_listed", id_var, target=False)
+    found = find_listed(w, case, res, bindings, Lookup(f"{var}_listed", id_var, target=False))
     if found is None:
         return None
     case.add(f"{var} = {found}")
@@ -112,8 +112,8 @@ def _case(w: Writer, ep: Endpoint, res: Resource, verb: str) -> Case | None:
              w.call(case, "target_response", res.create, bindings, "json=target_payload",
                     target=False),
              status_assert("target_response", res.create))
-    if not w.take_created(case, res, "target_response", "target_payload", bindings,
-                          var="target", id_var="target_id"):
+    if not w.take_created(case, res, bindings, Made(
+            "target_response", "target_payload", "target", "target_id")):
         return None
     if res.delete is not None:
         line = w.call(case, "_", res.delete, {**bindings, res.param: "target_id"},

@@ -229,15 +229,15 @@ def auth_flow(w: Writer) -> Case | None:
     if register_lines(case, w, model) is None:
         return None
     if not _LOGOUT.search(protected.path):
-        call = w.call(case, "me", protected, {}, "headers=headers", auth=False)
+        call = w.call_unsigned(case, "me", protected, {}, "headers=headers")
         case.add(call, status_assert("me", protected), *_own_values("me", protected, case))
     logout = next((e for e in model.spec.endpoints if e.method in ("POST", "GET", "DELETE")
                    and _LOGOUT.search(e.path)), None)
     if logout is not None and error_code(logout, 401) and logout.method == "POST" \
             and success_status(logout):
         case.name = "test_register_login_use_token_then_logout_revokes_it"
-        out = w.call(case, "out", logout, {}, "headers=headers", auth=False)
-        again = w.call(case, "again", logout, {}, "headers=headers", auth=False)
+        out = w.call_unsigned(case, "out", logout, {}, "headers=headers")
+        again = w.call_unsigned(case, "again", logout, {}, "headers=headers")
         case.add(out, status_assert("out", logout), again,
                  "assert again.status_code == 401, again.text",
                  *w.errors("again", 401))
@@ -245,9 +245,9 @@ def auth_flow(w: Writer) -> Case | None:
         # "This will sign out a user when given an authentication token": the token it was
         # given opens nothing afterwards
         case.name = "test_register_login_use_token_then_logout_revokes_it"
-        case.add(w.call(case, "out", logout, {}, "headers=headers", auth=False),
+        case.add(w.call_unsigned(case, "out", logout, {}, "headers=headers"),
                  status_assert("out", logout),
-                 w.call(case, "again", protected, {}, "headers=headers", auth=False),
+                 w.call_unsigned(case, "again", protected, {}, "headers=headers"),
                  "assert 400 <= again.status_code < 500, again.text")
     return case
 
@@ -292,7 +292,7 @@ def isolation(w: Writer, res: Resource) -> Case | None:
     bindings: dict[str, str] = {}
     if not w.create_chain(case, res, bindings):
         return None
-    case.add(w.call(case, "response", ep, bindings, "headers=other_auth_headers", auth=False),
+    case.add(w.call_unsigned(case, "response", ep, bindings, "headers=other_auth_headers"),
              f"assert response.status_code == {code}, response.text",
              *w.errors("response", code))
     echo = w.echo_fields(res, res.payload or {})

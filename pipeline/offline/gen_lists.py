@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 from pipeline.offline.gen_behaviour import create_record, listable, start_cleaning
-from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_code import Case, Made, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import thing
 from pipeline.offline.gen_model import Resource, first_record, success_status
 from pipeline.offline.gen_query import (
@@ -68,15 +68,15 @@ def nested_deleted_not_listed(w: Writer, res: Resource) -> Case | None:
         return None
     case = Case(f"test_deleted_{res.noun}_leaves_its_{res.parent.noun}s_list", "integration")
     bindings: dict[str, str] = {}
-    if not w.create_chain(case, res, bindings, target_payload="gone_payload"):
+    if not w.create_chain(case, res, bindings, Made(payload="gone_payload")):
         return None
     case.add(*payload_lines("kept_payload", w.payload_for(res) or {}))
     if res.parent_key:
         case.add(f"kept_payload[{literal(res.parent_key)}] = {res.parent.id_var}")
     case.add(w.call(case, "kept_response", res.create, bindings, "json=kept_payload"),
              status_assert("kept_response", res.create))
-    if not w.take_created(case, res, "kept_response", "kept_payload", bindings, "kept_record",
-                          "kept_id"):
+    if not w.take_created(case, res, bindings, Made(
+            "kept_response", "kept_payload", "kept_record", "kept_id")):
         return None
     before = _listed_ids(case, w, ep, "before", bindings, res)
     case.add(f"assert {res.id_var} in {before} and kept_id in {before}",
@@ -95,27 +95,11 @@ def kept_apart(w: Writer, res: Resource) -> Case | None:
     echo = w.echo_fields(res, res.payload or {})
     if not echo:
         return None
-    name = f"test_two_{res.noun}s_read_back_each_as_itself"
     bindings: dict[str, str] = {}
-    if listable(w, res):
-        case = start_cleaning(name, "integration", w, res)
-        ids = {tag: create_record(case, w, res, tag, []) for tag in ("first", "second")}
-    elif res.parent is not None and res.creatable and res.create is not None \
-            and w.model.reachable(res.create):
-        case = Case(name, "integration")  # two under one parent, the parent made once
-        if not w.create_chain(case, res, bindings, target_payload="first_payload"):
-            return None
-        case.add(*payload_lines("second_payload", w.payload_for(res) or {}))
-        if res.parent_key and res.parent is not None:
-            case.add(f"second_payload[{literal(res.parent_key)}] = {res.parent.id_var}")
-        case.add(w.call(case, "second_response", res.create, bindings, "json=second_payload"),
-                 status_assert("second_response", res.create))
-        if not w.take_created(case, res, "second_response", "second_payload", bindings,
-                              "second_record", "second_id"):
-            return None
-        ids = {"first": res.id_var, "second": "second_id"}
-    else:
+    made = _make_two(w, res, f"test_two_{res.noun}s_read_back_each_as_itself", bindings)
+    if made is None:
         return None
+    case, ids = made
 
     def read(tag: str, var: str) -> None:
         case.add(w.call(case, var, get, {**bindings, res.param or "id": ids[tag]}),
@@ -143,6 +127,30 @@ def kept_apart(w: Writer, res: Resource) -> Case | None:
              *[f"assert second_again_body[{literal(k)}] == changes[{literal(k)}]"
                for k in changed])
     return case
+
+
+def _make_two(w: Writer, res: Resource, name: str,
+              bindings: dict[str, str]) -> tuple[Case, dict[str, str]] | None:
+    """The case `name` making a "first" and a "second" record, and their id variables: each
+    made alone where the list finds them, else both under one parent made once."""
+    if listable(w, res):
+        case = start_cleaning(name, "integration", w, res)
+        return case, {tag: create_record(case, w, res, tag, []) for tag in ("first", "second")}
+    if res.parent is None or not res.creatable or res.create is None \
+            or not w.model.reachable(res.create):
+        return None
+    case = Case(name, "integration")  # two under one parent, the parent made once
+    if not w.create_chain(case, res, bindings, Made(payload="first_payload")):
+        return None
+    case.add(*payload_lines("second_payload", w.payload_for(res) or {}))
+    if res.parent_key and res.parent is not None:
+        case.add(f"second_payload[{literal(res.parent_key)}] = {res.parent.id_var}")
+    case.add(w.call(case, "second_response", res.create, bindings, "json=second_payload"),
+             status_assert("second_response", res.create))
+    if not w.take_created(case, res, bindings, Made(
+            "second_response", "second_payload", "second_record", "second_id")):
+        return None
+    return case, {"first": res.id_var, "second": "second_id"}
 
 
 def _listed_ids(case: Case, w: Writer, ep: Endpoint, var: str, bindings: dict[str, str],
@@ -176,8 +184,8 @@ def scoped_to_parent(w: Writer, res: Resource) -> Case | None:
         case.add(f"other_payload[{literal(res.parent_key)}] = other_parent_id")
     case.add(w.call(case, "other_response", res.create, other, "json=other_payload"),
              status_assert("other_response", res.create))
-    if not w.take_created(case, res, "other_response", "other_payload", other,
-                          "other_record", "other_id"):
+    if not w.take_created(case, res, other, Made(
+            "other_response", "other_payload", "other_record", "other_id")):
         return None
     case.add(f"mine_ids = {_listed_ids(case, w, ep, 'mine', bindings, res)}",
              f"theirs_ids = {_listed_ids(case, w, ep, 'theirs', other, res)}",
@@ -229,8 +237,8 @@ def _other_parent(case: Case, w: Writer, res: Resource,
              w.call(case, "other_parent_response", parent.create, bindings,
                     "json=other_parent_payload", target=False),
              status_assert("other_parent_response", parent.create))
-    if not w.take_created(case, parent, "other_parent_response", "other_parent_payload",
-                          bindings, "other_parent", "other_parent_id"):
+    if not w.take_created(case, parent, bindings, Made(
+            "other_parent_response", "other_parent_payload", "other_parent", "other_parent_id")):
         return None
     if parent.parent is None and parent.delete is not None:
         line = w.call(case, "_", parent.delete, {**bindings, parent.param: "other_parent_id"},

@@ -11,7 +11,7 @@ another record, and, where a remove is documented, no longer after it.
 
 from __future__ import annotations
 
-from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_code import Case, Made, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_flows import register_lines
 from pipeline.offline.gen_model import Resource, response_doc
 from pipeline.offline.names import snake
@@ -71,10 +71,7 @@ def members_by_name(w: Writer, res: Resource) -> Case | None:
     if found is None:
         return None
     field, key, on = found
-    add = on["POST"]
-    sent = _one_string(add)
-    assert sent is not None
-    return _case(w, res, field, key, (add, sent), on.get("GET"), on.get("DELETE"))
+    return _case(w, res, field, key, on)
 
 
 def member_not_author(w: Writer, res: Resource, write: Endpoint | None) -> Case | None:
@@ -93,14 +90,14 @@ def member_not_author(w: Writer, res: Resource, write: Endpoint | None) -> Case 
     if not w.create_chain(case, res, bindings) or not new_member(case, w, above, bindings):
         return None
     if not res.get.owner_only:
-        case.add(w.call(case, "seen", res.get, bindings, "headers=headers", auth=False,
-                        target=False),
+        case.add(w.call_unsigned(case, "seen", res.get, bindings, "headers=headers",
+                                 target=False),
                  "assert 200 <= seen.status_code < 300, seen.text")
     extra = "headers=headers"
     if write.method != "DELETE":
         case.add(*payload_lines("changes", w.payload_for(res) or {}))
         extra = "json=changes, headers=headers"
-    case.add(w.call(case, "refused", write, bindings, extra, auth=False),
+    case.add(w.call_unsigned(case, "refused", write, bindings, extra),
              "assert 400 <= refused.status_code < 500, refused.text",
              w.call(case, "kept", res.get, bindings, target=False),
              status_assert("kept", res.get),
@@ -108,8 +105,12 @@ def member_not_author(w: Writer, res: Resource, write: Endpoint | None) -> Case 
     return case
 
 
-def _case(w: Writer, res: Resource, field: str, key: str, add: tuple[Endpoint, str],
-          listing: Endpoint | None, remove: Endpoint | None) -> Case | None:
+def _case(w: Writer, res: Resource, field: str, key: str,
+          on: dict[str, Endpoint]) -> Case | None:
+    """`on`: the member list's endpoints by method (POST adds one, GET lists, DELETE removes)."""
+    ep, listing, remove = on["POST"], on.get("GET"), on.get("DELETE")
+    sent = _one_string(ep)
+    assert sent is not None
     reg = w.model.register
     assert reg is not None and res.get is not None
     case = Case(f"test_{res.noun}_{snake(field)}_added_by_user_name", "integration")
@@ -119,10 +120,9 @@ def _case(w: Writer, res: Resource, field: str, key: str, add: tuple[Endpoint, s
     registered = dict(reg.request_example or {})
     case.add(f"member = {literal(registered)}",
              f"member[{literal(key)}] = unique(member[{literal(key)}])",
-             w.call(case, "joined", reg, {}, "json=member", auth=False, target=False),
+             w.call_unsigned(case, "joined", reg, {}, "json=member", target=False),
              "assert 200 <= joined.status_code < 300, joined.text",
              f"name = member[{literal(key)}]")
-    ep, sent = add
     case.add(w.call(case, "added", ep, bindings, f"json={{{literal(sent)}: name}}"),
              status_assert("added", ep))
     if listing is not None and w.model.reachable(listing):
@@ -157,8 +157,8 @@ def other_record(case: Case, w: Writer, res: Resource, bindings: dict[str, str],
              w.call(case, "other_response", res.create, bindings, "json=other_payload",
                     target=False),
              status_assert("other_response", res.create))
-    if not w.take_created(case, res, "other_response", "other_payload", bindings,
-                          "other_record", "other_id"):
+    if not w.take_created(case, res, bindings, Made(
+            "other_response", "other_payload", "other_record", "other_id")):
         return None
     other = {**bindings, res.param: "other_id"}
     if res.delete is not None:
@@ -188,10 +188,10 @@ def member_is_the_author(w: Writer, res: Resource) -> Case | None:
     if not w.create_chain(case, parent, bindings) or not new_member(case, w, above, bindings):
         return None
     case.add(*payload_lines("payload", w.payload_for(res) or {}),
-             w.call(case, "response", res.create, bindings, "json=payload, headers=headers",
-                    auth=False),
+             w.call_unsigned(case, "response", res.create, bindings,
+                             "json=payload, headers=headers"),
              status_assert("response", res.create))
-    if not w.take_created(case, res, "response", "payload", bindings):
+    if not w.take_created(case, res, bindings):
         return None
     case.add(w.call(case, "read", res.get, bindings),
              status_assert("read", res.get),

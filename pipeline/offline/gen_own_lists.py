@@ -43,8 +43,8 @@ def own_list(w: Writer, ep: Endpoint) -> Case | None:
     if not w.create_chain(case, res, bindings):
         return None
     case.add(*payload_lines("other_payload", payload),
-             w.call(case, "other_response", res.create, bindings,
-                    "json=other_payload, headers=other_auth_headers", auth=False),
+             w.call_unsigned(case, "other_response", res.create, bindings,
+                             "json=other_payload, headers=other_auth_headers"),
              status_assert("other_response", res.create),
              w.call(case, "mine", ep, bindings), status_assert("mine", ep),
              f"texts = [row.get({literal(key)}) for row in records_in(mine.json()) "

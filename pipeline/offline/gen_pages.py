@@ -16,7 +16,7 @@ import re
 
 from pipeline.offline.gen_code import Case, Writer, literal
 from pipeline.offline.gen_common import VERBS, thing
-from pipeline.offline.gen_fallback import names_input
+from pipeline.offline.gen_fallback_calls import names_input
 from pipeline.records import Endpoint, Param
 from pipeline.spec.texts import fixed_part, placeholder
 

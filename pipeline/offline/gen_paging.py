@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.offline.gen_code import Case, Writer, literal, payload_lines, status_assert
+from pipeline.offline.gen_code import Case, Made, Writer, literal, payload_lines, status_assert
 from pipeline.offline.gen_common import path_params, query_param, records_expr, thing
 from pipeline.offline.gen_model import (
     PAGE_PARAMS,
@@ -153,8 +153,8 @@ def nested_pages_split(w: Writer, res: Resource) -> Case | None:
             case.add(f"payload_{n}[{literal(res.parent_key)}] = {parent.id_var}")
         case.add(w.call(case, f"made_{n}", res.create, bindings, f"json=payload_{n}",
                         target=False), status_assert(f"made_{n}", res.create))
-        if not w.take_created(case, res, f"made_{n}", f"payload_{n}", bindings,
-                              f"record_{n}", f"id_{n}"):
+        if not w.take_created(case, res, bindings, Made(
+                f"made_{n}", f"payload_{n}", f"record_{n}", f"id_{n}")):
             return None
         ids.append(f"id_{n}")
     first, second = ("0", "2") if page in ("offset", "skip") else ("1", "2")

@@ -43,17 +43,16 @@ def _switch(ep: Endpoint) -> tuple[Param, str] | None:
     return None
 
 
-def _walk(case: Case, w: Writer, ep: Endpoint, res: Resource, var: str, params: str,
-          auth: bool = True) -> None:
+def _walk(case: Case, w: Writer, ep: Endpoint, res: Resource, var: str, params: str) -> None:
     """Bind `var` to the ids of every page of the list asked with `params`."""
     page = next((p.name for p in query_params(ep) if p.name in PAGE_PARAMS), None)
     ids = f"[id_of_record(r, {literal(res.noun)}) for r in records_in(got.json())]"
     if page is None:
-        case.add(w.call(case, "got", ep, {}, f"params={params}", auth=auth, target=False),
+        case.add(w.call(case, "got", ep, {}, f"params={params}", target=False),
                  "assert got.status_code == 200, got.text", f"{var} = {ids}")
         return
     call = w.call(case, "got", ep, {}, f"params={{**{params}, {literal(page)}: page}}",
-                  auth=auth, target=False)
+                  target=False)
     case.add(f"{var} = []", "for page in range(1, 51):", f"    {call}",
              "    if page > 1 and got.status_code == 404:  # past the last page", "        break",
              "    assert got.status_code == 200, got.text", f"    rows = {ids}",
@@ -79,8 +78,8 @@ def private_cases(w: Writer, res: Resource) -> list[Case | None]:
     if _NEEDS_AUTH.search(param.description):
         refused = Case(f"test_private_{res.noun}s_listed_only_to_a_signed_in_user",
                        "error_handling")
-        refused.add(w.call(refused, "response", ep, {},
-                           f"params={{{literal(param.name)}: {literal(value)}}}", auth=False),
+        refused.add(w.call_unsigned(refused, "response", ep, {},
+                                    f"params={{{literal(param.name)}: {literal(value)}}}"),
                     "assert 400 <= response.status_code < 500, response.text")
         out.append(refused)
     get = res.get
@@ -89,7 +88,7 @@ def private_cases(w: Writer, res: Resource) -> list[Case | None]:
                               "integration", w, res)
         rid = create_record(read, w, res, "hidden", [f"{{p}}[{literal(flag)}] = True"])
         bind = {res.param or "id": rid}
-        read.add(w.call(read, "anonymous", get, bind, auth=False),
+        read.add(w.call_unsigned(read, "anonymous", get, bind),
                  "assert 400 <= anonymous.status_code < 500, anonymous.text",
                  w.call(read, "signed", get, bind),
                  "assert signed.status_code == 200, signed.text")

@@ -27,6 +27,7 @@ from pipeline.offline.gen_model import (
     response_doc,
     shift_dates,
 )
+from pipeline.offline.schema_values import skeleton
 from pipeline.records import Endpoint, Param
 
 _ENUM = re.compile(r"enum\s*:?\s*\[([^\]]*)\]", re.I)
@@ -61,19 +62,6 @@ def number_after(pattern: re.Pattern[str], param: Param) -> int | None:
         return parsed
     match = pattern.search(param.description or "")
     return int(match.group(1)) if match else None
-
-
-def skeleton(schema: Any) -> Any:
-    """A body of the documented shape from a JSON schema (for locating keys, not values)."""
-    if not isinstance(schema, dict):
-        return None
-    kind = schema.get("type")
-    if kind == "object" or "properties" in schema:
-        return {k: skeleton(v) for k, v in (schema.get("properties") or {}).items()}
-    if kind == "array":
-        item = skeleton(schema.get("items"))
-        return [item] if item is not None else []
-    return {"integer": 0, "number": 0.0, "boolean": False, "string": ""}.get(str(kind))
 
 
 def list_shape(ep: Endpoint) -> Any:

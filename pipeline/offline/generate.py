@@ -2,8 +2,7 @@
 
 Public API:
 - `generate_cases(task_id, spec) -> list[TestCase]` (round 0, origin "generated")
-- `conftest_source`, `module_source`: re-exported from `pipeline.suites`, where cases become
-  suite files
+- `conftest_source`: the shared conftest the cases run with (`conftest_template`)
 
 Each template writes a case only when the document says enough to make it right; a template
 that lacks a documented status, body or example returns None and the case is not written.
@@ -47,10 +46,12 @@ from pipeline.offline import (
     gen_whole_lists,
     gen_zones,
 )
+from pipeline.offline.conftest_template import conftest_source as conftest_source  # public here
 from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
-from pipeline.offline.gen_fallback import endpoint_slug, fill_uncovered
+from pipeline.offline.gen_fallback import fill_uncovered
 from pipeline.offline.gen_fallback_auth import no_token_cases
+from pipeline.offline.gen_fallback_calls import endpoint_slug
 from pipeline.offline.gen_fallback_contrast import DOC, malformed_then_valid
 from pipeline.offline.gen_model import Model, build_model
 from pipeline.offline.refine import endpoint_of
@@ -58,8 +59,6 @@ from pipeline.offline.refine_values import add_value_checks
 from pipeline.offline.strength import shape_only_code
 from pipeline.offline.tolerant import prelude_for
 from pipeline.records import Endpoint, Spec, TestCase
-from pipeline.suites import conftest_source as conftest_source  # re-exported (one home)
-from pipeline.suites import module_source as module_source
 
 AUTHOR = "offline"
 

@@ -18,3 +18,6 @@ def segments(path: str) -> list[str]:
 def snake(name: str) -> str:
     name = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
     return re.sub(r"[^0-9A-Za-z]+", "_", name).strip("_").lower() or "item"
+
+#: A body key naming another record by its id (`author_id`, `tagIds`) or by a natural key.
+REFERENCE_KEY = re.compile(r"(?:_id|Id|_ids|Ids)$|^(?:sku|isbn)$")

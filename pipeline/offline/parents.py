@@ -18,7 +18,7 @@ from pipeline.offline.names import is_param, segments, singular, snake
 from pipeline.records import Endpoint
 
 if TYPE_CHECKING:
-    from pipeline.offline.gen_model import Resource
+    from pipeline.offline.resource import Resource
 
 
 def account_collections(eps: list[Endpoint]) -> set[str]:

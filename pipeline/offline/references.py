@@ -11,15 +11,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from pipeline.offline.names import segments, singular, snake
+from pipeline.offline.names import REFERENCE_KEY, segments, singular, snake
 from pipeline.offline.own_ids import Bound
 from pipeline.offline.tolerant import id_of_record, records_in
 
 if TYPE_CHECKING:
-    from pipeline.offline.gen_model import Resource
+    from pipeline.offline.resource import Resource
 
 _REF = re.compile(r"^([a-z]+)_id$")
-REFERENCE_KEY = re.compile(r"(?:_id|Id|_ids|Ids)$|^(?:sku|isbn)$")
 
 def free_references(payload: dict[str, Any], paths: set[str]) -> tuple[str, ...]:
     """Top-level string ids (`content_id`) of a thing no documented path names (no

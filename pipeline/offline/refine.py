@@ -287,26 +287,49 @@ def refine_case(case: TestCase, evidence: Evidence | None, reviews: list[Review]
         ast.parse(case.code)
     except SyntaxError:
         return case
-    lines = case.code.splitlines()
-    actions: list[Action] = []
-    output = _failure_output(evidence)
-    if output:
-        before = lines
-        over = evidence is not None and evidence.passed
-        lines = _repair_failure(lines, output, spec, case, loosen=over)
-        if lines != before:
-            where = ("loosened what failed on an independent correct implementation to what "
-                     "the document states" if over else "repaired what failed on the oracle")
-            actions.append(Action(f"{where}: "
-                                  + code_change("\n".join(before), "\n".join(lines))))
+    lines, actions = _repair_failed(case, evidence, spec)
     feedback = " ".join([r.rationale for r in reviews] + [note or ""])
+    lines, answered = _answer_feedback(lines, feedback, spec, case.name)
+    actions += answered
+    code = "\n".join(lines).rstrip() + "\n"
+    if code == case.code.rstrip() + "\n" or response_assertions(code) == 0:
+        return case
+    prelude = case.prelude
+    if CALLS.search(code) and "def created_record(" not in prelude:  # the helpers it calls
+        prelude = (prelude.rstrip() + "\n\n\n" + PRELUDE).lstrip()
+    return case.model_copy(update={"round": case.round + 1, "origin": "refined", "code": code,
+                                   "author": "offline", "prelude": prelude,
+                                   "rebuttal": answers(reviews, evidence, actions)})
+
+
+def _repair_failed(case: TestCase, evidence: Evidence | None,
+                   spec: Spec) -> tuple[list[str], list[Action]]:
+    """The case's lines with what failed repaired (on the oracle), or loosened to the document
+    (where it failed on an independent correct implementation only)."""
+    lines = case.code.splitlines()
+    output = _failure_output(evidence)
+    if not output:
+        return lines, []
+    over = evidence is not None and evidence.passed
+    repaired = _repair_failure(lines, output, spec, case, loosen=over)
+    if repaired == lines:
+        return lines, []
+    where = ("loosened what failed on an independent correct implementation to what "
+             "the document states" if over else "repaired what failed on the oracle")
+    return repaired, [Action(f"{where}: " + code_change("\n".join(lines), "\n".join(repaired)))]
+
+
+def _answer_feedback(lines: list[str], feedback: str, spec: Spec,
+                     name: str) -> tuple[list[str], list[Action]]:
+    """The lines strengthened (or cleaned of sleeps) where the reviews ask for it."""
+    actions: list[Action] = []
     if _STATUS_ONLY.search(feedback):
         before = lines
         lines = _add_body_checks(lines, spec)
         if lines != before:
             actions.append(Action(f"added {len(lines) - len(before)} assertion line(s) on the "
                                   "documented response body", _STATUS_ONLY))
-    if shape_only_code("\n".join(lines), case.name):
+    if shape_only_code("\n".join(lines), name):
         before = lines
         lines = add_value_checks(lines, spec, _endpoint_of)
         if lines != before:
@@ -322,12 +345,4 @@ def refine_case(case: TestCase, evidence: Evidence | None, reviews: list[Review]
     if "sleep" in feedback.lower() and any("time.sleep(" in ln for ln in lines):
         lines = [ln for ln in lines if "time.sleep(" not in ln]
         actions.append(Action("removed the fixed sleeps", re.compile("sleep", re.I)))
-    code = "\n".join(lines).rstrip() + "\n"
-    if code == case.code.rstrip() + "\n" or response_assertions(code) == 0:
-        return case
-    prelude = case.prelude
-    if CALLS.search(code) and "def created_record(" not in prelude:  # the helpers it calls
-        prelude = (prelude.rstrip() + "\n\n\n" + PRELUDE).lstrip()
-    return case.model_copy(update={"round": case.round + 1, "origin": "refined", "code": code,
-                                   "author": "offline", "prelude": prelude,
-                                   "rebuttal": answers(reviews, evidence, actions)})
+    return lines, actions

@@ -47,6 +47,18 @@ class Mutant:
     killed: bool
 
 
+@dataclass(frozen=True)
+class Reach:
+    """The requests the test sent, against the endpoints it claims and those the document
+    lists."""
+
+    sent: list[Target]
+    claimed: list[Target]
+    hit: list[Target]  # the claimed endpoints it sent
+    documented: list
+    undocumented: list[Target]
+
+
 def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric) -> Review:
     facts = code_facts(case.code, case.name)
     if evidence is None or not evidence.runs:
@@ -57,6 +69,7 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
     claimed = declared_targets(case)
     hit = [c for c in claimed if any(same_endpoint(c, s) for s in sent)]
     documented, undocumented = resolve(spec, sent)
+    reach = Reach(sent, claimed, hit, documented, undocumented)
     off_spec = bool(spec.endpoints) and bool(sent) and not documented
     # A real kill shows a passing test can fail and checks something (rubric level 0 is
     # "cannot fail" / "checks nothing"), e.g. when its assertions sit in helpers the code
@@ -68,7 +81,7 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         "coverage": 0 if off_spec or (claimed and not hit) else max(
             _coverage(evidence, mutants, claimed, hit, error_body_documented(spec)), floor),
         "readability": _readability(case, evidence, sent),
-        "relevance": _relevance(case, spec, sent, claimed, hit, documented, undocumented),
+        "relevance": _relevance(case, spec, reach),
     }
     weak = _weak_by_kills(evidence, error_test)
     if weak:
@@ -80,7 +93,7 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
         scores["correctness"] = 0
     sentences = [
         _runs_sentence(evidence) + _alternatives_clause(evidence),
-        _requests_sentence(evidence, sent, claimed, hit, undocumented, bool(documented)),
+        _requests_sentence(evidence, reach),
         _mutants_sentence(evidence, mutants) + _kills_clause(evidence)
         + (f"; {weak}" if weak else ""),
     ]
@@ -216,8 +229,9 @@ def _readability(case: TestCase, evidence: Evidence, sent: list[Target]) -> int:
     return score
 
 
-def _relevance(case: TestCase, spec: Spec, sent: list[Target], claimed: list[Target],
-               hit: list[Target], documented: list, undocumented: list[Target]) -> int:
+def _relevance(case: TestCase, spec: Spec, reach: Reach) -> int:
+    sent, claimed, hit = reach.sent, reach.claimed, reach.hit
+    documented, undocumented = reach.documented, reach.undocumented
     if not spec.endpoints:
         return 1 if sent else 0  # the spec lists no endpoint: relevance cannot be shown
     if not sent or not documented or (claimed and not hit):
@@ -259,9 +273,9 @@ def _alternatives_clause(evidence: Evidence) -> str:
             f"{': ' + detail if detail else ''}: it asserts what the document does not state")
 
 
-def _requests_sentence(evidence: Evidence, sent: list[Target], claimed: list[Target],
-                       hit: list[Target], undocumented: list[Target],
-                       documented_any: bool) -> str:
+def _requests_sentence(evidence: Evidence, reach: Reach) -> str:
+    sent, claimed, hit, undocumented = reach.sent, reach.claimed, reach.hit, reach.undocumented
+    documented_any = bool(reach.documented)
     source = "Requests" if evidence.requests else "Requests (none recorded; read from the code)"
     text = f"{source}: {listing([t.label for t in sent])}"
     if claimed:

@@ -198,6 +198,16 @@ def _assert_sentence(facts: CodeFacts) -> str:
 
 
 def _hazard_sentence(facts: CodeFacts, paths: LiteralPaths) -> str:
+    found = _reach_hazards(facts, paths) + _run_hazards(facts)
+    if found:
+        return "Hazards: " + "; ".join(found)
+    imports = listing(sorted({i.split(".")[0] for i in facts.imports}), 5)
+    urls = f"; its URLs name {listing(paths.documented, 3)}" if paths.documented else ""
+    return f"No sleeps, randomness or oracle imports (imports: {imports}){urls}"
+
+
+def _reach_hazards(facts: CodeFacts, paths: LiteralPaths) -> list[str]:
+    """What the test reaches beyond the documented HTTP interface."""
     found = []
     if paths.undocumented:
         which = "only undocumented" if paths.off_spec else "undocumented"
@@ -209,6 +219,12 @@ def _hazard_sentence(facts: CodeFacts, paths: LiteralPaths) -> str:
         found.append("reaches for the oracle (path or sys.path)")
     if facts.backdoor_imports:
         found.append(f"imports {listing(facts.backdoor_imports, 3)} (around the HTTP interface)")
+    return found
+
+
+def _run_hazards(facts: CodeFacts) -> list[str]:
+    """What makes a run slow, flaky, or unable to fail."""
+    found = []
     if facts.swallows:
         found.append("swallows assertion errors in try/except")
     if facts.sleeps:
@@ -223,11 +239,7 @@ def _hazard_sentence(facts: CodeFacts, paths: LiteralPaths) -> str:
         found.append("a status check accepts success and failure alike")
     if not _sends(facts):
         found.append("sends no HTTP request")
-    if found:
-        return "Hazards: " + "; ".join(found)
-    imports = listing(sorted({i.split(".")[0] for i in facts.imports}), 5)
-    urls = f"; its URLs name {listing(paths.documented, 3)}" if paths.documented else ""
-    return f"No sleeps, randomness or oracle imports (imports: {imports}){urls}"
+    return found
 
 
 def _style_sentence(case: TestCase, facts: CodeFacts) -> str:

@@ -38,3 +38,16 @@ def schema_record(*eps: Endpoint | None) -> dict[str, Any]:
             out[name] = _SCHEMA_VALUE.get(kind) if isinstance(kind, str) else None
         return copy.deepcopy(out)
     return {}
+
+
+def skeleton(schema: Any) -> Any:
+    """A body of the documented shape from a JSON schema (for locating keys, not values)."""
+    if not isinstance(schema, dict):
+        return None
+    kind = schema.get("type")
+    if kind == "object" or "properties" in schema:
+        return {k: skeleton(v) for k, v in (schema.get("properties") or {}).items()}
+    if kind == "array":
+        item = skeleton(schema.get("items"))
+        return [item] if item is not None else []
+    return {"integer": 0, "number": 0.0, "boolean": False, "string": ""}.get(str(kind))

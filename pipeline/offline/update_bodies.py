@@ -12,6 +12,7 @@ import re
 from pipeline.offline.gen_model import UNIQUE_KEY, Resource, has_reference
 from pipeline.offline.own_ids import Bound
 from pipeline.offline.payloads import payload_of
+from pipeline.records import Endpoint
 
 _PICKED = re.compile(r"\bguess|\bdetect|\binferr?|\bderived?\b|if not (?:provided|given|sent)"
                      r"|when (?:absent|omitted|missing)", re.I)
@@ -23,6 +24,16 @@ def update_payload(res: Resource, own: str | None = None) -> dict | None:
     ep = res.update
     if ep is None:
         return None
+    payload = _documented(res, ep)
+    if payload is None and res.payload:
+        payload = _changed_create(res, ep)
+    if payload is None:
+        return None
+    return _bound(res, payload, own or res.id_var)
+
+
+def _documented(res: Resource, ep: Endpoint) -> dict | None:
+    """The documented update body, less what the service picks itself, its flags flipped."""
     payload = payload_of(ep, res.fields)
     if payload and ep.method == "PATCH" and not isinstance(ep.request_example, dict) \
             and res.shape is not None:
@@ -38,22 +49,33 @@ def update_payload(res: Resource, own: str | None = None) -> dict | None:
         was = (res.payload or {}).get(key, res.fields.get(key))
         if isinstance(value, bool) and value == was and not isinstance(ep.request_example, dict):
             payload[key] = not value  # type: ignore[index]
-    if payload is None and res.payload:
-        texts = [k for k, v in res.payload.items() if isinstance(v, str)
-                 and UNIQUE_KEY.search(k) and not k.endswith(("sku", "code", "isbn", "email"))]
-        if not texts:
-            return None
-        payload = dict(res.payload) if ep.method == "PUT" else {}
-        known = res.free_refs + res.shown_refs  # references to records that exist: kept
-        for key, value in payload.items():  # a number left as it was proves nothing
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
-                    and key not in known:
-                payload[key] = value + 1
-        old = str(res.payload[texts[0]])
-        payload[texts[0]] = old.rstrip("/") + "/updated" if "://" in old else f"{old} (updated)"
-    if payload is None:
+    return payload
+
+
+def _changed_create(res: Resource, ep: Endpoint) -> dict | None:
+    """The create body (whole for a PUT) with its title-like text and its counts changed;
+    None when it has no such text."""
+    assert res.payload is not None
+    texts = [k for k, v in res.payload.items() if isinstance(v, str)
+             and UNIQUE_KEY.search(k) and not k.endswith(("sku", "code", "isbn", "email"))]
+    if not texts:
         return None
-    named = _named_records(res, payload, own or res.id_var)
+    payload = dict(res.payload) if ep.method == "PUT" else {}
+    known = res.free_refs + res.shown_refs  # references to records that exist: kept
+    for key, value in payload.items():  # a number left as it was proves nothing
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0 \
+                and key not in known:
+            payload[key] = value + 1
+    old = str(res.payload[texts[0]])
+    payload[texts[0]] = old.rstrip("/") + "/updated" if "://" in old else f"{old} (updated)"
+    return payload
+
+
+def _bound(res: Resource, payload: dict, own: str) -> dict | None:
+    """`payload` with the ids the test holds where it names records (the record, its parent,
+    the siblings it made) and its password kept; None when it names records the test cannot
+    make."""
+    named = _named_records(res, payload, own)
     if has_reference({k: v for k, v in payload.items()
                       if k not in (*res.free_refs, *res.shown_refs, *named, *res.refs)}):
         return None
@@ -65,7 +87,7 @@ def update_payload(res: Resource, own: str | None = None) -> dict | None:
         if "pass" in key.lower() and isinstance((res.payload or {}).get(key), str):
             payload[key] = res.payload[key]  # type: ignore[index]
     if res.client_id and res.id_field in payload:  # the record's own id, or it moves
-        payload[res.id_field] = Bound(own or res.id_var)  # type: ignore[index]
+        payload[res.id_field] = Bound(own)  # type: ignore[index]
     return payload
 
 

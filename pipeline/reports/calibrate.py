@@ -16,12 +16,12 @@ import json
 import math
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from pipeline.backend import Backend, OfflineBackend
 from pipeline.records import Review, TestCase
 from pipeline.rubric import Rubric
-from pipeline.stages.agreement import figures
+from pipeline.stages.agreement import Bootstrap, figures
 from pipeline.store import Store
 
 HISTORY_NAME = "calibration.jsonl"
@@ -67,10 +67,11 @@ def sample_cases(store: Store, size: int, seed: int) -> list[TestCase]:
 
 
 def calibrate(store: Store, data_dir: Path, rubric: Rubric, *, sample: int = 150,
-              seed: int = 0, backend: Backend | None = None, resamples: int = 1000
-              ) -> dict[str, Any]:
-    """Review the sample with `rubric`, record alpha with its interval, return the entry."""
+              backend: Backend | None = None, **bootstrap: Unpack[Bootstrap]) -> dict[str, Any]:
+    """Review the sample with `rubric`, record alpha with its interval, return the entry;
+    `bootstrap`'s seed also draws the sample."""
     backend = backend or OfflineBackend()
+    seed = bootstrap.get("seed", 0)
     cases = sample_cases(store, sample, seed)
     reviews: list[Review] = []
     for case in cases:
@@ -79,8 +80,7 @@ def calibrate(store: Store, data_dir: Path, rubric: Rubric, *, sample: int = 150
         text = readme.read_text(encoding="utf-8") if readme.is_file() else ""
         reviews += backend.review(case, store.evidence_for(case.case_id, case.round),
                                   task.spec, text, rubric)
-    fig = figures(reviews, conflict_spread=rubric.routing.conflict_spread, seed=seed,
-                  resamples=resamples)
+    fig = figures(reviews, conflict_spread=rubric.routing.conflict_spread, **bootstrap)
     total = fig["alpha"]["total"]
     entry = {
         "rubric_hash": rubric.hash, "rubric_version": rubric.version, "rubric": rubric.name,

@@ -7,11 +7,11 @@ for the verified set, and pooling train in would report a different panel's agre
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import Any, Unpack
 
 from pipeline.records import Review
 from pipeline.rubric import load_rubric
-from pipeline.stages.agreement import figures
+from pipeline.stages.agreement import FigureOptions, figures
 from pipeline.store import Store
 
 SPLIT_CHOICES = ("verified", "train", "all")
@@ -29,15 +29,14 @@ def task_reviews(store: Store, tasks: Collection[str] | None, split: str | None 
 
 
 def store_figures(store: Store, split: str = "verified", round: int | None = None, *,
-                  by_rubric: bool = False, seed: int = 0, resamples: int = 1000,
-                  tasks: Collection[str] | None = None) -> dict[str, Any]:
+                  tasks: Collection[str] | None = None,
+                  **options: Unpack[FigureOptions]) -> dict[str, Any]:
     """The agreement figures of the stored reviews of `split` (and `round`, when given), of
-    the tasks in `tasks` (the ones in data/raw) when given."""
+    the tasks in `tasks` (the ones in data/raw) when given; `options` go to `figures`."""
     if split not in SPLIT_CHOICES:
         raise ValueError(f"--split {split!r}: choose one of {', '.join(SPLIT_CHOICES)}")
     reviews = task_reviews(store, tasks, None if split == "all" else split, round)
-    result = figures(reviews, conflict_spread=load_rubric().routing.conflict_spread, seed=seed,
-                     resamples=resamples, by_rubric=by_rubric)
+    result = figures(reviews, conflict_spread=load_rubric().routing.conflict_spread, **options)
     return {"split": split, "round": round, **result}
 
 

@@ -53,58 +53,94 @@ class _Scan:
     methods: list[_Method] = field(default_factory=list)
 
 
+@dataclass
+class _Walk:
+    """The walk's state between tokens: the annotations read but not yet attached, the
+    classes whose bodies enclose the current token, and the brace depth."""
+
+    scan: _Scan = field(default_factory=_Scan)
+    stack: list[_Class] = field(default_factory=list)
+    pending: Annotations = field(default_factory=dict)
+    pending_line: int = 0
+    depth: int = 0
+    opening: _Class | None = None  # declared, its body's brace not yet read
+
+    def clear(self) -> None:
+        self.pending, self.pending_line = {}, 0
+
+    def declare_class(self, name: str) -> None:
+        self.opening = _Class(name, self.pending, -1)
+        self.scan.classes.append(self.opening)
+        self.clear()
+
+    def declare_method(self, line: int) -> None:
+        """Only a method directly in a class body is one (not a call inside a method)."""
+        if self.stack and self.depth == self.stack[-1].body_depth:
+            self.scan.methods.append(_Method(self.stack[-1], self.pending,
+                                             self.pending_line or line))
+        self.clear()
+
+    def open_brace(self) -> None:
+        self.depth += 1
+        if self.opening is not None:
+            self.opening.body_depth = self.depth
+            self.stack.append(self.opening)
+            self.opening = None
+        self.clear()
+
+    def close_brace(self) -> None:
+        self.depth -= 1
+        while self.stack and self.depth < self.stack[-1].body_depth:
+            self.stack.pop()
+
+
 def _scan(tokens: list[Token], consts: Constants, file: str) -> _Scan:
     """Attach each run of annotations to the class or method declaration that follows it."""
-    scan = _Scan()
-    stack: list[_Class] = []
-    pending: Annotations = {}
-    pending_line = 0
-    depth = 0
-    opening: _Class | None = None
+    walk = _Walk()
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        text = tok.text if tok.kind == "op" else ""
-        if text == "@" and i + 1 < len(tokens) and tokens[i + 1].kind == "id":
-            if tokens[i + 1].text == "interface":  # @interface: an annotation type
-                i += 1
-                continue
-            j = i + 1
-            while j + 2 < len(tokens) and tokens[j + 1].text == "." and tokens[j + 2].kind == "id":
-                j += 2
-            name = tokens[j].text
-            args: dict[str, list] = {}
-            j += 1
-            if j < len(tokens) and tokens[j].text == "(":
-                args, j = read_annotation_args(tokens, j, consts, file)
-            pending.setdefault(name, args)
-            pending_line = pending_line or tok.line
-            i = j
+        if tok.kind == "op" and tok.text == "@" and i + 1 < len(tokens) \
+                and tokens[i + 1].kind == "id":
+            i = _annotation(walk, tokens, i, consts, file)
             continue
-        if tok.kind == "id" and tok.text in DECL_KEYWORDS and (i == 0 or tokens[i - 1].text != "."):
-            name = tokens[i + 1].text if i + 1 < len(tokens) else ""
-            opening = _Class(name, pending, -1)
-            scan.classes.append(opening)
-            pending, pending_line = {}, 0
-        elif text == "(" and pending and i and tokens[i - 1].kind == "id":
-            if stack and depth == stack[-1].body_depth:
-                scan.methods.append(_Method(stack[-1], pending, pending_line or tok.line))
-            pending, pending_line = {}, 0
-        elif text == "{":
-            depth += 1
-            if opening is not None:
-                opening.body_depth = depth
-                stack.append(opening)
-                opening = None
-            pending, pending_line = {}, 0
-        elif text == "}":
-            depth -= 1
-            while stack and depth < stack[-1].body_depth:
-                stack.pop()
-        elif text in (";", "="):
-            pending, pending_line = {}, 0
+        _step(walk, tokens, i)
         i += 1
-    return scan
+    return walk.scan
+
+
+def _annotation(walk: _Walk, tokens: list[Token], i: int, consts: Constants, file: str) -> int:
+    """Read the annotation at `tokens[i]` (the `@`) into the pending ones; the index after it."""
+    if tokens[i + 1].text == "interface":  # @interface: an annotation type
+        return i + 1
+    j = i + 1
+    while j + 2 < len(tokens) and tokens[j + 1].text == "." and tokens[j + 2].kind == "id":
+        j += 2
+    name = tokens[j].text
+    args: dict[str, list] = {}
+    j += 1
+    if j < len(tokens) and tokens[j].text == "(":
+        args, j = read_annotation_args(tokens, j, consts, file)
+    walk.pending.setdefault(name, args)
+    walk.pending_line = walk.pending_line or tokens[i].line
+    return j
+
+
+def _step(walk: _Walk, tokens: list[Token], i: int) -> None:
+    """A token other than an annotation: declarations take the pending annotations, braces
+    track the class bodies, and a statement's end drops annotations no declaration took."""
+    tok = tokens[i]
+    text = tok.text if tok.kind == "op" else ""
+    if tok.kind == "id" and tok.text in DECL_KEYWORDS and (i == 0 or tokens[i - 1].text != "."):
+        walk.declare_class(tokens[i + 1].text if i + 1 < len(tokens) else "")
+    elif text == "(" and walk.pending and i and tokens[i - 1].kind == "id":
+        walk.declare_method(tok.line)
+    elif text == "{":
+        walk.open_brace()
+    elif text == "}":
+        walk.close_brace()
+    elif text in (";", "="):
+        walk.clear()
 
 
 def _paths(args: dict[str, list] | None, *names: str) -> list[str]:

@@ -148,22 +148,12 @@ def evaluate(
             parts.append(tok.value)
             i += 1
         elif tok.kind == "id":
-            j = i
-            chain = [tok.text]
-            while j + 2 < len(tokens) and tokens[j + 1].text == "." and tokens[j + 2].kind == "id":
-                chain.append(tokens[j + 2].text)
-                j += 2
-            i = j + 1
+            chain, i = _chain(tokens, i)
             if i < len(tokens) and tokens[i].text == "(":
                 i = matching(tokens, i) + 1  # a method call: not static
                 parts.append(None)
                 continue
-            dotted = ".".join(chain[-2:])
-            value = consts.lookup(dotted, file, depth) if depth < 12 else None
-            if value is None and len(chain) > 1:
-                value = consts.lookup(chain[-1], file, depth) if chain[0][:1].isupper() else None
-            if value is None and len(chain) == 1:
-                value = consts.lookup(chain[0], file, depth)
+            value = _constant(chain, consts, file, depth)
             parts.append(value)
             lone_sym = Sym(chain[-1]) if value is None else None
         elif tok.text == "(":
@@ -183,6 +173,28 @@ def evaluate(
     if not parts or None in parts:
         return None, i
     return "".join(p for p in parts if p is not None), i
+
+
+def _chain(tokens: list[Token], i: int) -> tuple[list[str], int]:
+    """The dotted identifiers starting at `i` (`Paths.API.BASE`) and the index after them."""
+    j = i
+    chain = [tokens[i].text]
+    while j + 2 < len(tokens) and tokens[j + 1].text == "." and tokens[j + 2].kind == "id":
+        chain.append(tokens[j + 2].text)
+        j += 2
+    return chain, j + 1
+
+
+def _constant(chain: list[str], consts: Constants, file: str, depth: int) -> str | None:
+    """The constant a chain names: `Class.NAME` first, then `NAME` alone when the chain
+    starts with a class name (`com.x.Paths.NAME` is qualified by packages too)."""
+    dotted = ".".join(chain[-2:])
+    value = consts.lookup(dotted, file, depth) if depth < 12 else None
+    if value is None and len(chain) > 1:
+        value = consts.lookup(chain[-1], file, depth) if chain[0][:1].isupper() else None
+    if value is None and len(chain) == 1:
+        value = consts.lookup(chain[0], file, depth)
+    return value
 
 
 def read_values(tokens: list[Token], i: int, consts: Constants, file: str) -> tuple[list, int]:

@@ -113,19 +113,15 @@ def regex_to_path(regex: str) -> tuple[str, bool]:
             continue
         if ch == "(":
             end = _drop_group(text, i)
-            group = text[i:end]
             optional = end < len(text) and text[end] in "?*"
             if optional:
                 i = end + 1
                 continue
-            named = re.match(r"\(\?P<([A-Za-z_]\w*)>", group)
-            if named:
-                out.append("{" + named.group(1) + "}")
-            elif group.startswith("(?"):
-                out.append(regex_to_path(group[3:-1])[0].lstrip("/"))
-            else:
+            piece = _group_piece(text[i:end])
+            if piece is None:
                 unnamed += 1
-                out.append(f"{{arg{unnamed}}}")
+                piece = f"{{arg{unnamed}}}"
+            out.append(piece)
             i = end
             continue
         if ch == "[":
@@ -146,3 +142,14 @@ def regex_to_path(regex: str) -> tuple[str, bool]:
     if path.endswith("."):
         path = path[:-1]
     return path, is_prefix
+
+
+def _group_piece(group: str) -> str | None:
+    """What a regex group stands for in the path; None for an unnamed group, which the
+    caller numbers (`{arg1}`, `{arg2}`) in the order they appear."""
+    named = re.match(r"\(\?P<([A-Za-z_]\w*)>", group)
+    if named:
+        return "{" + named.group(1) + "}"
+    if group.startswith("(?"):
+        return regex_to_path(group[3:-1])[0].lstrip("/")
+    return None

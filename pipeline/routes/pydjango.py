@@ -55,17 +55,24 @@ class _UrlConf:
         if isinstance(node, ast.ClassDef):
             return self._class_methods(vmod, node)
         for dec in node.decorator_list:
-            name = call_name(dec) if isinstance(dec, ast.Call) else getattr(dec, "id", "")
-            if name in REQUIRE:
-                return REQUIRE[name]
-            if name in ("api_view", "require_http_methods") and isinstance(dec, ast.Call):
-                listed = self.project.strings(vmod, arg(dec, 0, "http_method_names"))
-                if name == "api_view" and not dec.args and not dec.keywords:
-                    return ["GET"]  # DRF's default
-                return [m.upper() for m in listed] if listed else [ANY_METHOD]
-            if name == "api_view":
-                return ["GET"]
+            found = self._decorator_methods(vmod, dec)
+            if found is not None:
+                return found
         return [ANY_METHOD]
+
+    def _decorator_methods(self, mod: Module, dec: ast.expr) -> list[str] | None:
+        """The methods a function view's decorator allows; None when it says nothing."""
+        name = call_name(dec) if isinstance(dec, ast.Call) else getattr(dec, "id", "")
+        if name in REQUIRE:
+            return REQUIRE[name]
+        if name in ("api_view", "require_http_methods") and isinstance(dec, ast.Call):
+            listed = self.project.strings(mod, arg(dec, 0, "http_method_names"))
+            if name == "api_view" and not dec.args and not dec.keywords:
+                return ["GET"]  # DRF's default
+            return [m.upper() for m in listed] if listed else [ANY_METHOD]
+        if name == "api_view":
+            return ["GET"]
+        return None
 
     def _class_methods(self, mod: Module, cls: ast.ClassDef) -> list[str]:
         found = class_handlers(self.project, mod, cls)
@@ -90,21 +97,31 @@ class _UrlConf:
             self.patterns(mod, expr.left, prefix, regex, depth + 1)
             self.patterns(mod, expr.right, prefix, regex, depth + 1)
         elif isinstance(expr, ast.List | ast.Tuple):
-            for elt in expr.elts:
-                if isinstance(elt, ast.Starred):
-                    self.patterns(mod, elt.value, prefix, regex, depth + 1)
-                elif isinstance(elt, ast.Call) and call_name(elt) in PATH_CALLS:
-                    self.entry(mod, elt, prefix, regex, depth)
+            self._listed(mod, expr, prefix, regex, depth)
         elif isinstance(expr, ast.Attribute) and expr.attr == "urls":
             self.router(mod, expr.value, prefix)
         elif isinstance(expr, ast.Name | ast.Attribute):
-            ref = self.project.ref(mod, expr)
-            if isinstance(ref, tuple) and ref[0] in self.project.modules:
-                home = self.project.modules[ref[0]]
-                for value in home.assigns.get(ref[1], []):
-                    self.patterns(home, value, prefix, regex, depth + 1)
+            self._named(mod, expr, prefix, regex, depth)
         elif isinstance(expr, ast.Call) and call_name(expr) == "format_suffix_patterns":
             self.patterns(mod, arg(expr, 0, "urlpatterns"), prefix, regex, depth + 1)
+
+    def _listed(self, mod: Module, expr: ast.List | ast.Tuple, prefix: str, regex: bool,
+                depth: int) -> None:
+        """A literal list: `path(...)` entries, and `*other_patterns` spliced in."""
+        for elt in expr.elts:
+            if isinstance(elt, ast.Starred):
+                self.patterns(mod, elt.value, prefix, regex, depth + 1)
+            elif isinstance(elt, ast.Call) and call_name(elt) in PATH_CALLS:
+                self.entry(mod, elt, prefix, regex, depth)
+
+    def _named(self, mod: Module, expr: ast.Name | ast.Attribute, prefix: str, regex: bool,
+               depth: int) -> None:
+        """A name bound elsewhere in the project: every value assigned to it."""
+        ref = self.project.ref(mod, expr)
+        if isinstance(ref, tuple) and ref[0] in self.project.modules:
+            home = self.project.modules[ref[0]]
+            for value in home.assigns.get(ref[1], []):
+                self.patterns(home, value, prefix, regex, depth + 1)
 
     def entry(self, mod: Module, call: ast.Call, prefix: str, regex: bool, depth: int) -> None:
         raw = self.project.string(mod, arg(call, 0, "route"))

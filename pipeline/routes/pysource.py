@@ -56,21 +56,9 @@ def _index_module(mod: Module) -> None:
     """Record imports (at any depth: factories import inside functions) and bindings."""
     for node in ast.walk(mod.tree):
         if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    mod.imports[alias.asname] = (alias.name, None)
-                else:
-                    top = alias.name.split(".")[0]
-                    mod.imports[top] = (top, None)
+            _record_import(mod, node)
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                pkg = mod.package.split(".") if mod.package else []
-                pkg = pkg[: len(pkg) - (node.level - 1)] if node.level > 1 else pkg
-                base = ".".join([*pkg, base] if base else pkg)
-            for alias in node.names:
-                if alias.name != "*":
-                    mod.imports[alias.asname or alias.name] = (base, alias.name)
+            _record_import_from(mod, node)
         elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
@@ -79,6 +67,28 @@ def _index_module(mod: Module) -> None:
     for stmt in mod.tree.body:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             mod.defs[stmt.name] = stmt
+
+
+def _record_import(mod: Module, node: ast.Import) -> None:
+    """`import a.b` binds `a`; `import a.b as c` binds `c` to the module itself."""
+    for alias in node.names:
+        if alias.asname:
+            mod.imports[alias.asname] = (alias.name, None)
+        else:
+            top = alias.name.split(".")[0]
+            mod.imports[top] = (top, None)
+
+
+def _record_import_from(mod: Module, node: ast.ImportFrom) -> None:
+    """`from ..x import y`: relative imports resolve against the module's package."""
+    base = node.module or ""
+    if node.level:
+        pkg = mod.package.split(".") if mod.package else []
+        pkg = pkg[: len(pkg) - (node.level - 1)] if node.level > 1 else pkg
+        base = ".".join([*pkg, base] if base else pkg)
+    for alias in node.names:
+        if alias.name != "*":
+            mod.imports[alias.asname or alias.name] = (base, alias.name)
 
 
 class Project:
@@ -208,34 +218,42 @@ class Project:
             found = self.value(self.ref(mod, expr))
             return self.string(found[0], found[1], depth + 1) if found else None
         if isinstance(expr, ast.JoinedStr):
-            parts = []
-            for part in expr.values:
-                if isinstance(part, ast.FormattedValue):
-                    if part.format_spec is not None:
-                        return None
-                    part = part.value
-                text = self.string(mod, part, depth + 1)
-                if text is None:
-                    return None
-                parts.append(text)
-            return "".join(parts)
+            return self._fstring(mod, expr, depth)
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
             left = self.string(mod, expr.left, depth + 1)
             right = self.string(mod, expr.right, depth + 1)
             return left + right if left is not None and right is not None else None
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):
-            fmt = self.string(mod, expr.left, depth + 1)
-            items = expr.right.elts if isinstance(expr.right, ast.Tuple) else [expr.right]
-            args = [self.string(mod, e, depth + 1) for e in items]
-            if fmt is None or None in args:
-                return None
-            try:
-                return fmt % tuple(args)
-            except (TypeError, ValueError):
-                return None
+            return self._percent(mod, expr, depth)
         if isinstance(expr, ast.Call):
             return self._string_call(mod, expr, depth)
         return None
+
+    def _fstring(self, mod: Module, expr: ast.JoinedStr, depth: int) -> str | None:
+        """An f-string whose every placeholder is known (a format spec makes it unknown)."""
+        parts = []
+        for part in expr.values:
+            if isinstance(part, ast.FormattedValue):
+                if part.format_spec is not None:
+                    return None
+                part = part.value
+            text = self.string(mod, part, depth + 1)
+            if text is None:
+                return None
+            parts.append(text)
+        return "".join(parts)
+
+    def _percent(self, mod: Module, expr: ast.BinOp, depth: int) -> str | None:
+        """`"/%s/items" % PREFIX`: known when the format and every argument are."""
+        fmt = self.string(mod, expr.left, depth + 1)
+        items = expr.right.elts if isinstance(expr.right, ast.Tuple) else [expr.right]
+        args = [self.string(mod, e, depth + 1) for e in items]
+        if fmt is None or None in args:
+            return None
+        try:
+            return fmt % tuple(args)
+        except (TypeError, ValueError):
+            return None
 
     def _string_call(self, mod: Module, call: ast.Call, depth: int) -> str | None:
         func = call.func

@@ -124,23 +124,29 @@ def _transcript(lines: list[str]) -> tuple[int | None, str | None, tuple[str, ..
         return None, None, ()
     m = _STATUS_LINE.match(rest[0])
     if m is None:  # the answer printed under the command, without a status line
-        if _SCALAR.match(rest[0]) and (len(rest) == 1 or not rest[1].strip()
-                                       or _PROMPT.match(rest[1])):
-            return None, rest[0].strip(), ()  # a bare id or name (`35`, `"yay"`)
-        if not rest[0].lstrip().startswith(("{", "[")):
-            return None, None, ()
-        body = []
-        for ln in rest:
-            if _PROMPT.match(ln) or "curl " in ln:
-                break
-            body.append(ln)
-        return None, "\n".join(body).strip() or None, ()
+        return None, _bare_answer(rest), ()
+    text, names = _headed_answer(rest[1:])
+    return int(m.group(1)), text, names
+
+
+def _bare_answer(rest: list[str]) -> str | None:
+    """Output without a status line counts only when it looks like an answer: a lone id or
+    name (`35`, `"yay"`), or JSON; anything else is prose or another command's output."""
+    if _SCALAR.match(rest[0]) and (len(rest) == 1 or not rest[1].strip()
+                                   or _PROMPT.match(rest[1])):
+        return rest[0].strip()  # a bare id or name (`35`, `"yay"`)
+    if not rest[0].lstrip().startswith(("{", "[")):
+        return None
+    return "\n".join(_until_prompt(rest)).strip() or None
+
+
+def _headed_answer(after_status: list[str]) -> tuple[str | None, tuple[str, ...]]:
+    """The body after the headers' blank line and the headers' names, as `curl -i` prints
+    them under the status line."""
     body: list[str] = []
     names: list[str] = []
     in_body = False
-    for ln in rest[1:]:
-        if _PROMPT.match(ln) or "curl " in ln:
-            break
+    for ln in _until_prompt(after_status):
         if in_body:
             body.append(ln)
         elif not ln.strip():
@@ -148,7 +154,17 @@ def _transcript(lines: list[str]) -> tuple[int | None, str | None, tuple[str, ..
         elif header := re.match(r"\s*([A-Za-z][\w-]*):\s", ln):
             names.append(header.group(1))
     text = "\n".join(body).strip()
-    return int(m.group(1)), text or None, tuple(names)
+    return text or None, tuple(names)
+
+
+def _until_prompt(lines: list[str]) -> list[str]:
+    """The output ends where the next command is typed."""
+    out: list[str] = []
+    for ln in lines:
+        if _PROMPT.match(ln) or "curl " in ln:
+            break
+        out.append(ln)
+    return out
 
 
 _QUOTED_LINES = 60  # a body longer than this is not an example someone types
@@ -183,66 +199,87 @@ def _tokens(cmd: str) -> list[str]:
         return cmd.split()
 
 
+@dataclass
+class _Options:
+    """What a command's flags set, gathered token by token."""
+
+    method: str | None = None
+    url: str | None = None
+    headers: list[str] = field(default_factory=list)
+    data: str | None = None
+    user: str | None = None
+    parts: list[tuple[str, str]] = field(default_factory=list)
+
+
+_URL_START = re.compile(r"^(?:https?://|localhost|127\.0\.0\.1|0\.0\.0\.0|\$\{?\w+\}?/|\{\{)")
+
+
+def _options(toks: list[str]) -> _Options:
+    """The flags after `curl`; a flag that takes a value consumes the next token too."""
+    opts = _Options()
+    i = 1
+    while i < len(toks):
+        nxt = toks[i + 1] if i + 1 < len(toks) else ""
+        if _take_valued(opts, toks[i], nxt):
+            i += 2
+            continue
+        _take_single(opts, toks[i])
+        i += 1
+    return opts
+
+
+def _take_valued(opts: _Options, tok: str, nxt: str) -> bool:
+    """Apply a flag whose value is the next token; False when `tok` is no such flag.
+    Flags that matter nothing here (`-o out.json`) still consume their value."""
+    if tok in ("-X", "--request"):
+        opts.method = nxt.upper()
+    elif tok in ("-F", "--form"):  # one field each: the form is all of them
+        key, _, value = nxt.partition("=")
+        opts.parts.append((key, value))
+        opts.data = urlencode(opts.parts)
+    elif tok in _DATA_FLAGS:
+        opts.data = nxt
+    elif tok in ("-H", "--header"):
+        opts.headers.append(nxt)
+    elif tok in ("-u", "--user"):
+        opts.user = nxt
+    elif tok == "--url":
+        opts.url = nxt
+    else:
+        return tok in _VALUE_FLAGS
+    return True
+
+
+def _take_single(opts: _Options, tok: str) -> None:
+    """Apply a token that stands alone: a glued flag (`-XPOST`, `--url=...`) or the URL."""
+    if tok.startswith("-X") and len(tok) > 2:
+        opts.method = tok[2:].upper()
+    elif tok.startswith("--request="):
+        opts.method = tok.split("=", 1)[1].upper()
+    elif tok in ("-I", "--head"):
+        opts.method = opts.method or "HEAD"
+    elif tok.startswith("--url="):
+        opts.url = tok.split("=", 1)[1]
+    elif not tok.startswith("-") and opts.url is None and _URL_START.match(tok):
+        opts.url = tok
+
+
 def parse_curls(lines: list[str]) -> list[Curl]:
     """Every curl command in these lines (a code block's or a paragraph's)."""
     found: list[Curl] = []
     commands = _commands(lines)
     for n, (start, end, cmd) in enumerate(commands):
-        toks = _tokens(cmd)
-        method: str | None = None
-        url: str | None = None
-        headers: list[str] = []
-        data: str | None = None
-        user: str | None = None
-        parts: list[tuple[str, str]] = []
-        i = 1
-        while i < len(toks):
-            tok = toks[i]
-            nxt = toks[i + 1] if i + 1 < len(toks) else ""
-            if tok in ("-X", "--request"):
-                method, i = nxt.upper(), i + 2
-                continue
-            if tok.startswith("-X") and len(tok) > 2:
-                method = tok[2:].upper()
-            elif tok.startswith("--request="):
-                method = tok.split("=", 1)[1].upper()
-            elif tok in ("-I", "--head"):
-                method = method or "HEAD"
-            elif tok in ("-F", "--form"):  # one field each: the form is all of them
-                key, _, value = nxt.partition("=")
-                parts.append((key, value))
-                i += 2
-                data = urlencode(parts)
-                continue
-            elif tok in _DATA_FLAGS:
-                data, i = nxt, i + 2
-                continue
-            elif tok in _VALUE_FLAGS:
-                if tok in ("-H", "--header"):
-                    headers.append(nxt)
-                elif tok in ("-u", "--user"):
-                    user = nxt
-                i += 2
-                continue
-            elif tok == "--url":
-                url, i = nxt, i + 2
-                continue
-            elif tok.startswith("--url="):
-                url = tok.split("=", 1)[1]
-            elif not tok.startswith("-") and url is None and re.match(
-                r"^(?:https?://|localhost|127\.0\.0\.1|0\.0\.0\.0|\$\{?\w+\}?/|\{\{)", tok
-            ):
-                url = tok
-            i += 1
-        if url is None:
+        opts = _options(_tokens(cmd))
+        if opts.url is None:
             continue
+        method = opts.method
         if method is None:
-            method = "POST" if data is not None else "GET"
+            method = "POST" if opts.data is not None else "GET"
         following = commands[n + 1][0] if n + 1 < len(commands) else len(lines)
         status, answer, names = _transcript(lines[end + 1:following])
-        found.append(Curl(method, url, start, tuple(headers), data,
-                          tuple(_JQ_READ.findall(cmd)), user, status, answer, names,
-                          tuple(parts)))
+        found.append(Curl(method, opts.url, start, tuple(opts.headers), opts.data,
+                          tuple(_JQ_READ.findall(cmd)), opts.user, status, answer, names,
+                          tuple(opts.parts)))
     return found
 
 
@@ -279,23 +316,32 @@ def parse_httpie(lines: list[str]) -> list[Curl]:
             method, toks = toks[0], toks[1:]
         if not toks:
             continue
-        url, headers, fields = toks[0], [], {}
-        for tok in toks[1:]:
-            item = _HTTPIE_FIELD.match(tok)
-            if item is None or tok.startswith("-"):
-                continue
-            key, op, value = item.group("key"), item.group("op"), item.group("value")
-            if op == ":":
-                headers.append(f"{key}: {value.strip()}")
-            elif op == "=":  # a bare whole number is the document's number (`year=2018`)
-                fields[key] = int(value) if re.fullmatch(r"-?[1-9]\d{0,8}", value) else value
-            elif op == ":=":
-                try:
-                    fields[key] = json.loads(value)
-                except ValueError:
-                    fields[key] = value
+        url = toks[0]
+        headers, fields = _httpie_items(toks[1:])
         if not method:
             method = "POST" if fields else "GET"
         data = json.dumps(fields) if fields else None
         found.append(Curl(method.upper(), url, index, tuple(headers), data))
     return found
+
+
+def _httpie_items(toks: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """The request items after the URL: `Header:value` headers and the body's fields
+    (`key=text`, `key:=json`); options and `key==value` query items add nothing."""
+    headers: list[str] = []
+    fields: dict[str, Any] = {}
+    for tok in toks:
+        item = _HTTPIE_FIELD.match(tok)
+        if item is None or tok.startswith("-"):
+            continue
+        key, op, value = item.group("key"), item.group("op"), item.group("value")
+        if op == ":":
+            headers.append(f"{key}: {value.strip()}")
+        elif op == "=":  # a bare whole number is the document's number (`year=2018`)
+            fields[key] = int(value) if re.fullmatch(r"-?[1-9]\d{0,8}", value) else value
+        elif op == ":=":
+            try:
+                fields[key] = json.loads(value)
+            except ValueError:
+                fields[key] = value
+    return headers, fields

@@ -15,6 +15,7 @@ from http import HTTPStatus
 from typing import Any
 
 from pipeline.records import Endpoint, Param
+from pipeline.spec.bullets import bullet_params
 from pipeline.spec.curl import Curl, answer_json, needs_file, parse_curls, parse_httpie
 from pipeline.spec.inline import (
     backticked_codes,
@@ -27,8 +28,7 @@ from pipeline.spec.inline import (
 )
 from pipeline.spec.leaks import leak_reason
 from pipeline.spec.markdown import Block, plain, plain_lines
-from pipeline.spec.schema import auth_marker, field_table, json_type, parse_json, required_flag
-from pipeline.spec.typedesc import looks_described
+from pipeline.spec.schema import auth_marker, field_table, parse_json
 
 _PHRASES = {s.value: s.phrase for s in HTTPStatus}
 _RESP = re.compile(r"respon|return(?:s|ed)?\b|output|result|success|reply|example\s+response|"
@@ -46,19 +46,9 @@ _STATUS_LINE = re.compile(r"status|\bcodes?\b|respon|\bhttp\b|状态|响应|错�
 _ZH_CLAUSE_TAIL = re.compile(r"(?:时|则|会|将)?(?:返回|响应|状态码|为|是)?\W*$")
 _PARAM_LABEL = re.compile(
     r"param|query|path|body|field|header|argument|\binput\b|参数|字段|请求头|输入", re.I)
-_META_IN = re.compile(r"^\s*(?P<loc>query|path|header|form|body)\b", re.I)
-_BULLET_PARAM = re.compile(
-    r"^\s*(?:[-*+]\s+)?`?(?P<name>[A-Za-z_][\w.\[\]-]*)`?\*?\s*\((?P<meta>[^)]{1,60})\)"
-    r"\s*[:\-–—]?\s*(?P<desc>.*)$"
-)
-_BULLET_DASH = re.compile(  # "- `category` — only items of this category"
-    r"^\s*(?:[-*+]\s+)?`(?P<name>[A-Za-z_][\w.\[\]-]*)`(?P<meta>)\s*(?:[—–:：]|\s-)\s*(?P<desc>.*)$")
 _BODY_METHODS = ("POST", "PUT", "PATCH")
 _LOWERED = re.compile(r"\b(ID|identifier|slug|username|login|handle)\b[^.]{0,60}?\bnormali[sz]ed\b"
                       r"[^.]{0,80}?\blower[- ]?case", re.I)
-_SENTENCE_END = re.compile(r"[.!?:;。)]\s*$|^$")
-_TYPE_AFTER = re.compile(r"\((\w+)\)\s*\.?\s*$")
-_OPTIONAL_OR_REQUIRED = re.compile(r"optional|required|可选|选填|必填", re.I)
 _RESPONSE_LINE = re.compile(r"^\W*(?:output|response|returns?|输出|响应|返回)\b[^:：]{0,30}[:：]",
                             re.I)
 
@@ -196,6 +186,15 @@ def _location(label: str, method: str, role: str | None) -> str:
     return "body" if method in _BODY_METHODS or role == "response" else "query"
 
 
+def _label_required(label: str) -> bool | None:
+    """What a table's label says of all its fields ("all optional"), when it says so."""
+    if re.search(r"\ball\s+optional|\(optional\)|可选|选填", label, re.I):
+        return False
+    if re.search(r"\ball\s+required|\(required\)", label, re.I):
+        return True
+    return None
+
+
 # "A `Location` header contains the URI of the new user"
 _LOCATION = re.compile(r"\bLocation`?\s+(?:response\s+)?header\b|\bheader\s+`?Location\b")
 _AUTH_HEADER = re.compile(r"\s*(authorization|x-[\w-]*(key|token))\s*:", re.I)
@@ -215,6 +214,14 @@ def apply_call(d: Details | Endpoint, cmd: Curl, method: str) -> None:
     """What a documented call shows about its endpoint: the body it sends, that it carries
     credentials, the fields a `jq` reads, and (a transcript) the status and body that came
     back. Fills only what is still empty: the endpoint's own words speak first."""
+    _apply_sent(d, cmd)
+    if cmd.method != method:  # another call in the section: its answer is not this one's
+        return
+    _apply_answer(d, cmd)
+
+
+def _apply_sent(d: Details | Endpoint, cmd: Curl) -> None:
+    """What the command line itself shows, whichever call of the section it is."""
     if (cmd.user is not None or any(_AUTH_HEADER.match(h) for h in cmd.headers)) and \
             d.auth_required is None:
         d.auth_required = True
@@ -228,18 +235,19 @@ def apply_call(d: Details | Endpoint, cmd: Curl, method: str) -> None:
             d.request_files = files
     if cmd.reads and d.response_schema is None and d.response_example is None:
         d.response_schema = {"type": "object", "properties": {k: {} for k in cmd.reads}}
+
+
+def _apply_answer(d: Details | Endpoint, cmd: Curl) -> None:
+    """What came back, shown under the command (a transcript or the bare answer)."""
     code = cmd.answer_status
-    if cmd.method != method:  # another call in the section: its answer is not this one's
-        return
+    value = answer_json(cmd.answer)
     if code is None:  # an answer shown without its status: the call's success
-        value = answer_json(cmd.answer)
         if value is not None and d.response_example is None and d.response_schema is None:
             d.response_example = value
         return
     if code == 201 and any(h.lower() == "location" for h in cmd.answer_headers):
         d.location_header = True
     d.status_codes.setdefault(code, _PHRASES.get(code, ""))
-    value = answer_json(cmd.answer)
     if value is not None:
         d.response_examples.setdefault(code, value)
         if code < 300 and d.response_example is None and d.response_schema is None:
@@ -264,35 +272,48 @@ class _Reader:
         if block.kind == "heading":
             self.label = " ".join(lines)
             self.paragraph = ""
+        self._statuses(block, lines)
+        if self.method in _BODY_METHODS and _LOCATION.search(block.text):
+            self.d.location_header = True
+        for ln in lines:
+            self._line_facts(ln)
+        if block.kind == "text":
+            self._paragraph(block, lines)
+
+    def _statuses(self, block: Block, lines: list[str]) -> None:
+        """A paragraph is read sentence by sentence: a code's meaning ends with its sentence."""
         forced = backticked_codes(block.text)
         for ln in lines if block.kind == "heading" else _sentences(block.text):
             for k, v in status_codes_in(ln, forced=forced).items():
                 _add_status(self.d, k, v)
-        if self.method in _BODY_METHODS and _LOCATION.search(block.text):
-            self.d.location_header = True
-        for ln in lines:
-            self._auth(ln)
-            if not self.d.rate_limit:
-                self.d.rate_limit = rate_limit_in(ln)
-            same = same_as_in(ln)
-            if same:
-                self.d.same_as.setdefault(*same)
-        if block.kind == "text":
-            self.paragraph = joined(block.text)
-            if not self._bullet_params(block) and lines and lines[-1]:
-                self.label = lines[-1]
-            if lines and _BLUEPRINT_MESSAGE.match(lines[0]):
-                self.message = lines[0]
-            elif self.message and _BLUEPRINT_PART.match(self.label):
-                self.label = f"{self.message} {self.label}"  # `+ Body` of that message
-            for c in parse_curls(lines) + parse_httpie(lines):
-                self._curl(c)
-            if not _RESPONSE_LINE.match(lines[0] if lines else ""):
-                # "Output: an HTML page with a form field `choice`" names no request parameter
-                _merge_params(self.d, prose_params(block.text, self.method))
-            for context, value in json_spans(block.text) + bare_json_spans(block.text):
-                self._inline_json(context, value)
-            self._lowered(joined(block.text))
+
+    def _line_facts(self, ln: str) -> None:
+        """Facts a single line states wherever it stands: auth, rate limit, "same as"."""
+        self._auth(ln)
+        if not self.d.rate_limit:
+            self.d.rate_limit = rate_limit_in(ln)
+        same = same_as_in(ln)
+        if same:
+            self.d.same_as.setdefault(*same)
+
+    def _paragraph(self, block: Block, lines: list[str]) -> None:
+        """A text block (not a heading): it may label what follows and hold parameters,
+        calls and inline JSON of its own."""
+        self.paragraph = joined(block.text)
+        if not self._bullet_params(block) and lines and lines[-1]:
+            self.label = lines[-1]
+        if lines and _BLUEPRINT_MESSAGE.match(lines[0]):
+            self.message = lines[0]
+        elif self.message and _BLUEPRINT_PART.match(self.label):
+            self.label = f"{self.message} {self.label}"  # `+ Body` of that message
+        for c in parse_curls(lines) + parse_httpie(lines):
+            self._curl(c)
+        if not _RESPONSE_LINE.match(lines[0] if lines else ""):
+            # "Output: an HTML page with a form field `choice`" names no request parameter
+            _merge_params(self.d, prose_params(block.text, self.method))
+        for context, value in json_spans(block.text) + bare_json_spans(block.text):
+            self._inline_json(context, value)
+        self._lowered(joined(block.text))
 
     def _lowered(self, text: str) -> None:
         """"the ID is normalized (remove special characters, change to lowercase)": the sent
@@ -335,45 +356,8 @@ class _Reader:
         if not labelled and self.method in _BODY_METHODS:
             return False
         role = _role(self.label)
-        params: list[Param] = []
-        for raw in block.text.split("\n"):
-            m = _BULLET_PARAM.match(plain(raw)) or _BULLET_DASH.match(raw)
-            if params and (not m or f"`{m.group('name')}`" not in raw) \
-                    and not _SENTENCE_END.search(params[-1].description):
-                # the item's text goes on: "pass a list of\nid (JSON)." is no parameter
-                params[-1].description = f"{params[-1].description} {plain(raw).strip()}"
-                continue
-            if not m:
-                continue
-            meta = m.group("meta") or ""
-            if f"`{m.group('name')}`" not in raw and json_type(meta) is None \
-                    and required_flag(meta) is None \
-                    and not (labelled and re.match(r"\s*default\b", meta, re.I)):
-                continue  # "limit (default: 10)" under "Query Params:" is a parameter
-            if not labelled and not (meta or looks_described(plain(m.group("desc")))):
-                continue  # an unlabelled GET list: only "`name`: integer (...)" lines
-            loc = _location(self.label, self.method, role)
-            where = _META_IN.match(meta)  # "`choice` (form): string, enum {...}"
-            if where:
-                loc = {"form": "body"}.get(where.group("loc").lower(), where.group("loc").lower())
-                meta = meta[where.end():].strip(" ,;")
-            desc = plain(m.group("desc")).strip().lstrip(":：").strip()
-            first = re.split(r"[,;/]", meta)[0].strip()
-            if where and not meta:  # the type follows the colon: "string, enum {...}"
-                first = re.split(r"[,;/(\s，；、（]", desc)[0].strip()
-            typ = first if first and json_type(first) else None
-            if where and not meta and typ:
-                typ = json_type(typ)  # "整数" → "integer"
-            if meta and typ is None:  # "(≥ 0, default 0)": rules, not a type
-                desc = f"{meta}{'; ' + desc.lstrip('. ') if desc.strip('. ') else ''}"
-            if typ is None and (end := _TYPE_AFTER.search(desc)) and json_type(end.group(1)):
-                typ = json_type(end.group(1))  # "what has been paid (string)"
-            flag = required_flag(meta) if meta else None
-            if flag is None:
-                flag = required_flag(self.label) if _OPTIONAL_OR_REQUIRED.search(
-                    self.label) else None
-            params.append(Param(name=m.group("name"), location=loc,  # type: ignore[arg-type]
-                                type=typ, required=flag, description=desc))
+        params = bullet_params(block.text, self.label, labelled,
+                               _location(self.label, self.method, role))
         if role != "response":
             _merge_params(self.d, params)
         return bool(params)
@@ -381,6 +365,11 @@ class _Reader:
     def table(self, block: Block) -> None:
         self.paragraph = ""
         header = [plain(c).strip() for c in block.rows[0]] if block.rows else []
+        self._table_rows(block, header)
+        self._field_table(block, header)
+
+    def _table_rows(self, block: Block, header: list[str]) -> None:
+        """Status codes and auth stated row by row, whatever else the table is."""
         table_status = any(re.search(r"status|code|状态|响应码", h, re.I) for h in header)
         for row in block.rows[1:]:
             line = " | ".join(plain(c).strip() for c in row)
@@ -388,6 +377,9 @@ class _Reader:
                 self.d.status_codes.setdefault(k, v)
             if len(row) == 2:
                 self._auth(line.replace(" | ", ": "))
+
+    def _field_table(self, block: Block, header: list[str]) -> None:
+        """A table of fields: the request's parameters, or the response's schema."""
         parsed = field_table(block.rows)
         if parsed is None:
             return
@@ -401,9 +393,7 @@ class _Reader:
         if role == "response":
             self.d.response_schema = self.d.response_schema or schema
             return
-        default = (False if re.search(r"\ball\s+optional|\(optional\)|可选|选填", label, re.I)
-                   else True if re.search(r"\ball\s+required|\(required\)", label, re.I)
-                   else None)
+        default = _label_required(label)
         for p in params:
             if p.location == "query" and loc != "query":
                 p.location = loc  # type: ignore[assignment]
@@ -429,23 +419,28 @@ class _Reader:
             self._auth("auth: required")
         first = text.split("\n", 1)[0]
         if re.match(r"HTTP(?:/\d(?:\.\d)?)?\s+\d{3}\b", first):  # "HTTP 200 OK" too
-            code = int(first.split()[1])
-            self.d.status_codes.setdefault(code, " ".join(first.split()[2:]) or "")
-            body = text.split("\n\n", 1)[1] if "\n\n" in text else ""
-            if not body.strip() and not first.startswith("HTTP/"):
-                body = text.split("\n", 1)[1] if "\n" in text else ""  # no blank line
-            value = parse_json(body)
-            if isinstance(value, str) and not first.startswith("HTTP/"):
-                value = None  # `{ "New Question created" }`: no JSON, no example
-            self._store("response", value, code)
-            return
-        if re.match(r"[A-Z]+\s+/\S*\s+HTTP/", first):
+            self._http_answer(text, first)
+        elif re.match(r"[A-Z]+\s+/\S*\s+HTTP/", first):
             head, _, body = text.partition("\n\n")
             self._curl(Curl(self.method, "", 0, tuple(head.split("\n")[1:]), body or None))
-            return
-        value = parse_json(text)
-        if value is None:
-            return
+        elif (value := parse_json(text)) is not None:
+            self._json_block(block, value)
+
+    def _http_answer(self, text: str, first: str) -> None:
+        """A raw HTTP answer ("HTTP/1.1 201 Created", headers, blank line, body)."""
+        code = int(first.split()[1])
+        self.d.status_codes.setdefault(code, " ".join(first.split()[2:]) or "")
+        body = text.split("\n\n", 1)[1] if "\n\n" in text else ""
+        if not body.strip() and not first.startswith("HTTP/"):
+            body = text.split("\n", 1)[1] if "\n" in text else ""  # no blank line
+        value = parse_json(body)
+        if isinstance(value, str) and not first.startswith("HTTP/"):
+            value = None  # `{ "New Question created" }`: no JSON, no example
+        self._store("response", value, code)
+
+    def _json_block(self, block: Block, value: Any) -> None:
+        """A JSON block: its label (or the paragraph above) says whether it is sent or
+        answered; unlabelled, a body method's first block is taken for the request."""
         label = f"{self.label} {block.info}"
         first = (_sentences(self.paragraph) or [""])[0]
         if (_role(label) is None or _label_status(label) is None) and _RESP.search(first):

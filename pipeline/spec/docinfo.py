@@ -120,24 +120,37 @@ def base_path(blocks: list[Block]) -> str:
             if found is not None:
                 return found
             continue
-        if b.kind == "code":
-            if leak_reason(b) is not None:
-                continue
-            lines = [ln.strip() for ln in b.text.split("\n") if ln.strip()]
-        elif b.kind == "table":
-            lines = [" : ".join(plain(c).strip() for c in row) for row in b.rows]
-        else:
-            lines = plain_lines(b.text)
-        for ln in lines:
-            if pending:
-                v = _URL_OR_PATH.match(ln.strip("`'\" "))
-                if v:
-                    return normalise_base(v.group(0))
-            if b.kind != "code" or _BASE_KEY.search(ln):
-                found = _base_from(ln)
-                if found is not None:
-                    return found
+        found = _base_in_lines(_block_lines(b), pending, code=b.kind == "code")
+        if found is not None:
+            return found
     return ""
+
+
+def _block_lines(b: Block) -> list[str]:
+    """A non-heading block's lines as the base path is looked for in them (none from code
+    that leaks the solution)."""
+    if b.kind == "code":
+        if leak_reason(b) is not None:
+            return []
+        return [ln.strip() for ln in b.text.split("\n") if ln.strip()]
+    if b.kind == "table":
+        return [" : ".join(plain(c).strip() for c in row) for row in b.rows]
+    return plain_lines(b.text)
+
+
+def _base_in_lines(lines: list[str], pending: bool, code: bool) -> str | None:
+    """`pending`: a heading named the base path without giving it, so a bare path or URL
+    under it is the value; in code only a line that names the base path counts."""
+    for ln in lines:
+        if pending:
+            v = _URL_OR_PATH.match(ln.strip("`'\" "))
+            if v:
+                return normalise_base(v.group(0))
+        if not code or _BASE_KEY.search(ln):
+            found = _base_from(ln)
+            if found is not None:
+                return found
+    return None
 
 
 _BEARER = re.compile(r"\bbearer\b|\bJWT\b", re.I)
@@ -167,30 +180,16 @@ def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | No
     if not _AUTH_WORDS.search(everything):
         return None
     header = "Authorization"
-    scheme = ""
     m = _API_KEY_HEADER.search(everything)
     calls = [c for text in code for c in parse_curls(text.split("\n"))]
-    if _basic_calls(calls):
-        scheme = "basic"
-    elif _BEARER.search(everything):
-        scheme = "bearer"
-    elif _DIGEST.search(everything):
-        scheme = "digest"
-    elif _BASIC.search(everything):
-        scheme = "basic"
-    elif _TOKEN_SCHEME.search(everything):
-        scheme = "token"
-    elif m or re.search(r"\bapi[\s_-]?key\b", everything, re.I):
-        scheme = "api-key"
+    scheme = _scheme(everything, calls, key_header=m is not None)
     named = next((h.group(1) for ln in lines if re.search(r"\bheaders?\b", ln, re.I)
                   for h in [_NAMED_HEADER.search(ln)] if h), None)
     if not scheme and named:  # "In request header, we need api-token"
         scheme = "api-key"
     if scheme == "api-key" and (m or named):
         header = m.group(1) if m else str(named)
-    posts = [(mth, p) for mth, p in endpoints if mth == "POST" and _LOGIN_PATH.search(p)]
-    # "/auth/login" before "/auth/register": the path that names logging in wins
-    login = next((e for e in posts if _LOGIN_WORD.search(e[1])), posts[0] if posts else None)
+    login = _login(endpoints)
     if not scheme and login is None:
         return None
     sentence = next((ln for ln in lines if _AUTH_WORDS.search(ln) and len(ln) > 20), "")
@@ -207,6 +206,30 @@ def auth(blocks: list[Block], endpoints: list[tuple[str, str]]) -> AuthSpec | No
         name_key=_identifier_name(lines) if scheme == "basic" else None,
         bearer_too=scheme == "basic" and _BEARER.search(everything) is not None,
     )
+
+
+# the scheme a document names, the first that matches winning (Bearer over a Basic mention)
+_SCHEME_WORDS = ((_BEARER, "bearer"), (_DIGEST, "digest"), (_BASIC, "basic"),
+                 (_TOKEN_SCHEME, "token"))
+
+
+def _scheme(everything: str, calls: list, key_header: bool) -> str:
+    """The scheme ('' when none is named); the calls' `-u` credentials outweigh words."""
+    if _basic_calls(calls):
+        return "basic"
+    for rule, scheme in _SCHEME_WORDS:
+        if rule.search(everything):
+            return scheme
+    if key_header or re.search(r"\bapi[\s_-]?key\b", everything, re.I):
+        return "api-key"
+    return ""
+
+
+def _login(endpoints: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """The POST endpoint one logs in at; "/auth/login" before "/auth/register": the path that
+    names logging in wins."""
+    posts = [(mth, p) for mth, p in endpoints if mth == "POST" and _LOGIN_PATH.search(p)]
+    return next((e for e in posts if _LOGIN_WORD.search(e[1])), posts[0] if posts else None)
 
 
 # "basic HTTP authentication with the project ID and private code"

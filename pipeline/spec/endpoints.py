@@ -131,10 +131,12 @@ def _structure(blocks: list[Block]) -> tuple[list[int], dict[int, int]]:
     return heading_of, parent
 
 
-def _generic(scan: _Scan, text: str, line: int, bi: int, source: Source, col0: int = 0,
-             anchored: bool = False) -> bool:
+def _generic(scan: _Scan, text: str, line: int, bi: int, source: Source,
+             col0: int = 0) -> bool:
+    """Method + path mentions in `text`; a code line names one only at its start (after a
+    prompt or bullet): further along it is an argument or output, not the call."""
     found = False
-    if anchored:
+    if source == "code":
         lead = _CODE_LEAD.match(text)
         m = ENDPOINT_RE.match(text, lead.end() if lead else 0)
         matches = [m] if m else []
@@ -152,20 +154,20 @@ def _generic(scan: _Scan, text: str, line: int, bi: int, source: Source, col0: i
     return found
 
 
-def _value_half(scan: _Scan, kind: str, value: str, line: int, col: int, bi: int,
-                group: int) -> None:
+def _value_half(scan: _Scan, value: str, at: _Half) -> None:
+    """The value of a path or method key; `at`: the half it makes, still without its value."""
     value = value.strip().rstrip(",;")
-    if kind == "p":
-        if _generic(scan, value, line, bi, "field", col):
+    if at.kind == "p":
+        if _generic(scan, value, at.line, at.block, "field", at.col):
             return
         first = value.split()[0] if value.split() else ""
         target = normalise_target(first) if TARGET_ONLY_RE.match(first) else None
         if target is not None:
-            scan.halves.append(_Half("p", line, col, bi, group, target=target))
+            scan.halves.append(replace(at, target=target))
     else:
         m = re.match(rf"\[?({METHODS})\]?(?![A-Za-z])", value, re.I)
         if m:
-            scan.halves.append(_Half("m", line, col, bi, group, methods=split_methods(m.group(1))))
+            scan.halves.append(replace(at, methods=split_methods(m.group(1))))
 
 
 def _fields(scan: _Scan, line_text: str, line: int, bi: int, group: int) -> bool:
@@ -178,8 +180,8 @@ def _fields(scan: _Scan, line_text: str, line: int, bi: int, group: int) -> bool
     keys = list(_KEY_RE.finditer(text))
     for k, m in enumerate(keys):
         end = keys[k + 1].start() if k + 1 < len(keys) else len(text)
-        _value_half(scan, "p" if m.group("pkey") else "m", text[m.end():end], line,
-                    m.start(), bi, group)
+        _value_half(scan, text[m.end():end],
+                    _Half("p" if m.group("pkey") else "m", line, m.start(), bi, group))
     return bool(keys)
 
 
@@ -188,7 +190,7 @@ def _take_pending(scan: _Scan, line_text: str, line: int, bi: int) -> bool:
         return False
     kind, group, _ = scan.pending
     scan.pending = None
-    _value_half(scan, kind, line_text, line, 0, bi, group)
+    _value_half(scan, line_text, _Half(kind, line, 0, bi, group))
     return True
 
 
@@ -197,7 +199,7 @@ def _lines_block(scan: _Scan, lines: list[tuple[int, str]], bi: int, source: Sou
     for line, text in lines:
         if _take_pending(scan, text, line, bi):
             continue
-        found = _generic(scan, text, line, bi, source, anchored=(source == "code"))
+        found = _generic(scan, text, line, bi, source)
         if _fields(scan, text, line, bi, group) or found:
             continue
         m = TARGET_ONLY_RE.match(_BULLET.sub("", text, count=1))

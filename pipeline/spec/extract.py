@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +143,25 @@ def _sentence(text: str) -> str:
 
 def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list[Block],
              keys_at: dict[int, set[Key]]) -> str:
+    """The endpoint's one-line summary, from the words closest to the mention outwards; a
+    source that applies decides, even when what it gives is empty."""
+    own = _own_words(blocks, m)
+    if own is not None:
+        return own
+    named = _item_name(blocks, m)
+    if named:
+        return named
+    caption = _command_caption(blocks, m)
+    if caption is not None:
+        return caption
+    section = _section_title(blocks, heading_of, m, keys_at)
+    if section is not None:
+        return section
+    return _first_sentence(owned)
+
+
+def _own_words(blocks: list[Block], m: Mention) -> str | None:
+    """The text on the mention's own line ("## Create a user: POST /users")."""
     if m.source == "heading":
         for part in (m.prefix, m.summary):
             if _LETTERS.search(part) and not _STATUS_FIRST.match(part):
@@ -150,14 +170,22 @@ def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list
         rest = _clean_summary(m.summary)
         if _LETTERS.search(rest) and not _STATUS_FIRST.match(rest):
             return _clean_summary(_sentence(rest))
-    named = _item_name(blocks, m)
-    if named:
-        return named
+    return None
+
+
+def _command_caption(blocks: list[Block], m: Mention) -> str | None:
+    """A command block shown under its own sentence ("To get a token we request")."""
     if m.source == "code" and m.block > 0 and blocks[m.block - 1].kind == "text":
-        # a command block shown under its own sentence ("To get a token we request")
         said = [x for x in plain_lines(blocks[m.block - 1].text) if x.strip()]
         if said and _LETTERS.search(said[-1]) and not ENDPOINT_RE.search(said[-1]):
             return _clean_summary(_sentence(said[-1]))
+    return None
+
+
+def _section_title(blocks: list[Block], heading_of: list[int], m: Mention,
+                   keys_at: dict[int, set[Key]]) -> str | None:
+    """The heading above, when it is no endpoint's own; '' when the section holds several
+    endpoints (its title then describes none of them)."""
     anchor = heading_of[m.block] if blocks[m.block].kind != "heading" else -1
     section_keys = set().union(*(k for b, k in keys_at.items() if heading_of[b] == anchor))
     if len(section_keys) > 1:
@@ -166,6 +194,11 @@ def _summary(blocks: list[Block], heading_of: list[int], m: Mention, owned: list
         text = plain(blocks[anchor].text).strip()
         if not re.fullmatch(rf"\[?{METHODS}\]?", text) and not TARGET_ONLY_RE.match(text):
             return _clean_summary(text)
+    return None
+
+
+def _first_sentence(owned: list[Block]) -> str:
+    """The first sentence of the endpoint's own prose, unless it is a label or a status."""
     first = next((b for b in owned if b.kind != "heading"), None)
     if first is None or first.kind != "text":
         return ""
@@ -241,9 +274,21 @@ def _params(key: Key, mentions: list[Mention], documented: list[Param]) -> list[
     return params
 
 
-def _endpoint(key: Key, mentions: list[Mention], blocks: list[Block], heading_of: list[int],
-              keys_at: dict[int, set[Key]], refs: dict[Key, dict[str, str]],
-              text_refs: dict[Key, Key]) -> Endpoint:
+@dataclass(frozen=True)
+class _Layout:
+    """The document as the endpoints are read from it: its blocks, each block's heading and
+    the blocks where each endpoint is defined."""
+
+    blocks: list[Block]
+    heading_of: list[int]
+    keys_at: dict[int, set[Key]]
+
+
+def _endpoint(key: Key, mentions: list[Mention], layout: _Layout,
+              refs: dict[Key, dict[str, str]], text_refs: dict[Key, Key]) -> Endpoint:
+    """One endpoint from its mentions; what it takes from other endpoints ("same as ...")
+    goes to `refs`/`text_refs`, resolved once all are read."""
+    blocks, heading_of, keys_at = layout.blocks, layout.heading_of, layout.keys_at
     d = Details()
     # an endpoint's own section (heading, split fields) speaks before passing mentions
     rank = {"heading": 0, "field": 1, "code": 2, "table": 3, "text": 4, "curl": 5}
@@ -339,8 +384,8 @@ def extract_spec(markdown_text: str) -> Spec:
             keys_at.setdefault(m.block, set()).add(key)
     refs: dict[Key, dict[str, str]] = {}
     text_refs: dict[Key, Key] = {}
-    endpoints = [_endpoint(k, ms, blocks, heading_of, keys_at, refs, text_refs)
-                 for k, ms in by_key.items()]
+    layout = _Layout(blocks, heading_of, keys_at)
+    endpoints = [_endpoint(k, ms, layout, refs, text_refs) for k, ms in by_key.items()]
     copy_response_texts(endpoints, text_refs, base)
     apply_named_sections(endpoints, blocks, interface_names(blocks, keys_at))
     enrich.same_as(endpoints, refs)

@@ -123,35 +123,49 @@ def _tail_names(tail: str) -> list[tuple[str, str]]:
     i = 0
     while i < len(tail):
         ch = tail[i]
+        if ch == "`":
+            pair, i = _name_at(tail, i, depth)
+            if i < 0:
+                break
+            if pair is not None:
+                out.append(pair)
+            continue
         if ch == "(":
             depth += 1
         elif ch == ")":
             depth = max(0, depth - 1)
         elif depth == 0 and ch in ".。;；:：" and (i + 1 == len(tail) or tail[i + 1] in " \t"):
             break
-        elif ch == "`":
-            end = tail.find("`", i + 1)
-            if end < 0:
-                break
-            name = tail[i + 1:end].strip()
-            i = end + 1
-            if not depth and name[:1] in "{[":
-                break  # a JSON body: what follows describes it, not more parameters
-            if depth or not _IDENT.fullmatch(name):
-                continue
-            meta = ""
-            m = re.match(r"\s*\(", tail[end + 1:])
-            if m:
-                start = end + 1 + m.end()
-                level, j = 1, start
-                while j < len(tail) and level:
-                    level += {"(": 1, ")": -1}.get(tail[j], 0)
-                    j += 1
-                meta = tail[start:j - 1]
-            out.append((name, meta))
-            continue
         i += 1
     return out
+
+
+def _name_at(tail: str, i: int, depth: int) -> tuple[tuple[str, str] | None, int]:
+    """The `name` (meta) opening with the backtick at `i` (None when the span is no
+    top-level name) and where reading goes on: -1 when the list ends there. Reading goes on
+    inside the meta, so its parentheses still count towards the depth."""
+    end = tail.find("`", i + 1)
+    if end < 0:
+        return None, -1
+    name = tail[i + 1:end].strip()
+    if not depth and name[:1] in "{[":
+        return None, -1  # a JSON body: what follows describes it, not more parameters
+    if depth or not _IDENT.fullmatch(name):
+        return None, end + 1
+    return (name, _parenthesised(tail, end + 1)), end + 1
+
+
+def _parenthesised(tail: str, pos: int) -> str:
+    """The text in the balanced parentheses right after `pos` ('' when none follow)."""
+    m = re.match(r"\s*\(", tail[pos:])
+    if not m:
+        return ""
+    start = pos + m.end()
+    level, j = 1, start
+    while j < len(tail) and level:
+        level += {"(": 1, ")": -1}.get(tail[j], 0)
+        j += 1
+    return tail[start:j - 1]
 
 
 def _query_string(tail: str) -> list[tuple[str, str]]:

@@ -92,15 +92,25 @@ def leak_reason(block: Block) -> str | None:
     text = block.text
     if _looks_like_data(text):
         return None
-    lang = block.lang
-    for pattern, reason in _SERVER:
+    server = _first_match(_SERVER, text)
+    if server is not None or block.lang in _DATA_LANGS:
+        return server
+    definition = _first_match(_DEFINITION, text)
+    if definition is not None:
+        return definition
+    return _source_shape(text, block.lang)
+
+
+def _first_match(rules: list[tuple[str, str]], text: str) -> str | None:
+    """The reason of the first rule whose pattern occurs in `text`."""
+    for pattern, reason in rules:
         if re.search(pattern, text, re.M):
             return reason
-    if lang in _DATA_LANGS:
-        return None
-    for pattern, reason in _DEFINITION:
-        if re.search(pattern, text, re.M):
-            return reason
+    return None
+
+
+def _source_shape(text: str, lang: str) -> str | None:
+    """Source told by its shape rather than a keyword: imports, classes with methods."""
     for line in text.split("\n"):
         if _IMPORT.match(line) and not _CLIENT_IMPORT.match(line):
             return "import statement"

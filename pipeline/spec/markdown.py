@@ -103,43 +103,56 @@ def parse_blocks(markdown_text: str) -> list[Block]:
     titles and grid tables read as theirs)."""
     tokens = _MD.parse(rst_to_markdown(markdown_text))
     blocks: list[Block] = []
+    lists = _ListItems()
     i = 0
-    depth = 0
-    item = -1
-    items = 0
     while i < len(tokens):
-        tok = tokens[i]
-        if tok.type in ("bullet_list_open", "ordered_list_open"):
-            depth += 1
-        elif tok.type in ("bullet_list_close", "ordered_list_close"):
-            depth -= 1
-            item = -1 if depth == 0 else item
-        elif tok.type == "list_item_open" and depth == 1:
-            item = items
-            items += 1
-        if tok.type == "heading_open":
-            blocks.append(
-                Block("heading", _line(tok), tokens[i + 1].content, level=int(tok.tag[1:]))
-            )
-            i += 2
-        elif tok.type == "paragraph_open":
-            blocks.append(Block("text", _line(tok), tokens[i + 1].content, item=item))
-            i += 2
-        elif tok.type in ("fence", "code_block"):
-            fenced = tok.type == "fence"
-            blocks.append(
-                Block("code", _line(tok), tok.content,
-                      info=tok.info if fenced else "", fenced=fenced, item=item)
-            )
-        elif tok.type == "html_block":
-            text = _COMMENT.sub("", tok.content).strip()
-            if text:
-                blocks.append(Block("text", _line(tok), text, item=item))
-        elif tok.type == "table_open":
-            block, i = _table(tokens, i)
-            blocks.append(block if item < 0 else replace(block, item=item))
+        lists.step(tokens[i])
+        block, i = _block_at(tokens, i, lists.item)
+        if block is not None:
+            blocks.append(block)
         i += 1
     return blocks
+
+
+@dataclass
+class _ListItems:
+    """Which top-level list item the tokens read so far sit in (nested lists belong to the
+    item around them: an endpoint's fields are often sub-bullets)."""
+
+    depth: int = 0
+    item: int = -1
+    items: int = 0
+
+    def step(self, tok: Token) -> None:
+        if tok.type in ("bullet_list_open", "ordered_list_open"):
+            self.depth += 1
+        elif tok.type in ("bullet_list_close", "ordered_list_close"):
+            self.depth -= 1
+            self.item = -1 if self.depth == 0 else self.item
+        elif tok.type == "list_item_open" and self.depth == 1:
+            self.item = self.items
+            self.items += 1
+
+
+def _block_at(tokens: list[Token], i: int, item: int) -> tuple[Block | None, int]:
+    """The block token `i` opens (None when it opens none) and the index of the last token
+    the block takes up."""
+    tok = tokens[i]
+    if tok.type == "heading_open":
+        return Block("heading", _line(tok), tokens[i + 1].content, level=int(tok.tag[1:])), i + 2
+    if tok.type == "paragraph_open":
+        return Block("text", _line(tok), tokens[i + 1].content, item=item), i + 2
+    if tok.type in ("fence", "code_block"):
+        fenced = tok.type == "fence"
+        return Block("code", _line(tok), tok.content,
+                     info=tok.info if fenced else "", fenced=fenced, item=item), i
+    if tok.type == "html_block":
+        text = _COMMENT.sub("", tok.content).strip()
+        return (Block("text", _line(tok), text, item=item) if text else None), i
+    if tok.type == "table_open":
+        block, i = _table(tokens, i)
+        return (block if item < 0 else replace(block, item=item)), i
+    return None, i
 
 
 def code_line_number(block: Block, index: int) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pipeline.records import Param
@@ -95,54 +96,91 @@ def _default_cell(cell: str) -> int | float | bool | None:
     return {"true": True, "false": False}.get(value.lower())
 
 
+@dataclass(frozen=True)
+class _Columns:
+    """Where a field table keeps each fact (None: it has no such column)."""
+
+    name: int
+    type: int | None
+    required: int | None
+    desc: int | None
+    where: int | None
+    default: int | None
+
+    @classmethod
+    def of(cls, header: list[str]) -> _Columns | None:
+        """None unless the table names its fields and says something about them."""
+        name_c = _col(header, _NAME_H)
+        type_c, req_c, desc_c, in_c, default_c = (
+            _col(header, p) for p in (_TYPE_H, _REQ_H, _DESC_H, _IN_H, _DEFAULT_H))
+        if name_c is None or (type_c is None and desc_c is None and req_c is None):
+            return None
+        return cls(name_c, type_c, req_c, desc_c, in_c, default_c)
+
+
 def field_table(rows: tuple[tuple[str, ...], ...]) -> tuple[list[Param], dict[str, Any]] | None:
     """A parameter/field table → params and an object schema; None for other tables."""
     if len(rows) < 2:
         return None
     header = [plain(c).strip() for c in rows[0]]
-    name_c = _col(header, _NAME_H)
-    type_c, req_c, desc_c, in_c, default_c = (
-        _col(header, p) for p in (_TYPE_H, _REQ_H, _DESC_H, _IN_H, _DEFAULT_H))
-    if name_c is None or (type_c is None and desc_c is None and req_c is None):
+    cols = _Columns.of(header)
+    if cols is None:
         return None
     params: list[Param] = []
     props: dict[str, Any] = {}
     required: list[str] = []
     for raw in rows[1:]:
-        cells = [plain(c).strip() for c in raw] + [""] * len(header)
-        name = cells[name_c].strip("*` ")
-        if not re.fullmatch(r"[A-Za-z_][\w.\[\]-]*", name):
+        param = _row_param([plain(c).strip() for c in raw] + [""] * len(header), cols)
+        if param is None:
             continue
-        typ = cells[type_c] if type_c is not None else None
-        req = required_flag(cells[req_c]) if req_c is not None else None
-        if req is None and cells[name_c].rstrip().endswith("*"):
-            req = True
-        desc = cells[desc_c] if desc_c is not None else ""
-        flag = _DESC_FLAG.match(desc) if req_c is None else None
-        if req is None and flag:
-            req = required_flag(flag.group("flag"))
-        loc = cells[in_c].lower() if in_c is not None else ""
-        location = next((x for x in ("path", "query", "header", "body") if x in loc), "query")
-        default = _default_cell(cells[default_c]) if default_c is not None else None
-        params.append(Param(name=name, location=location, type=typ or None, required=req,
-                            description=desc,  # type: ignore[arg-type]
-                            constraints={} if default is None else {"default": default}))
-        if "." in name or "[" in name:
-            continue
-        prop: dict[str, Any] = {}
-        if json_type(typ):
-            prop["type"] = json_type(typ)
-        if desc:
-            prop["description"] = desc
-        props[name] = prop
-        if req:
-            required.append(name)
+        params.append(param)
+        if "." in param.name or "[" in param.name:
+            continue  # a nested field ("user.name", "tags[]") is no property of the object
+        props[param.name] = _property(param)
+        if param.required:
+            required.append(param.name)
     if not params:
         return None
     schema: dict[str, Any] = {"type": "object", "properties": props}
     if required:
         schema["required"] = required
     return params, schema
+
+
+def _row_param(cells: list[str], cols: _Columns) -> Param | None:
+    """One row as a parameter; None when its name cell holds no field name."""
+    name = cells[cols.name].strip("*` ")
+    if not re.fullmatch(r"[A-Za-z_][\w.\[\]-]*", name):
+        return None
+    typ = cells[cols.type] if cols.type is not None else None
+    desc = cells[cols.desc] if cols.desc is not None else ""
+    loc = cells[cols.where].lower() if cols.where is not None else ""
+    location = next((x for x in ("path", "query", "header", "body") if x in loc), "query")
+    default = _default_cell(cells[cols.default]) if cols.default is not None else None
+    return Param(name=name, location=location, type=typ or None,  # type: ignore[arg-type]
+                 required=_row_required(cells, cols, desc), description=desc,
+                 constraints={} if default is None else {"default": default})
+
+
+def _row_required(cells: list[str], cols: _Columns, desc: str) -> bool | None:
+    """The required column, else a starred name ("title*"), else a description that opens
+    with the word ("Required. The title")."""
+    req = required_flag(cells[cols.required]) if cols.required is not None else None
+    if req is None and cells[cols.name].rstrip().endswith("*"):
+        req = True
+    flag = _DESC_FLAG.match(desc) if cols.required is None else None
+    if req is None and flag:
+        req = required_flag(flag.group("flag"))
+    return req
+
+
+def _property(param: Param) -> dict[str, Any]:
+    prop: dict[str, Any] = {}
+    if json_type(param.type):
+        prop["type"] = json_type(param.type)
+    if param.description:
+        prop["description"] = param.description
+    return prop
 
 
 _AUTH_NO = re.compile(

@@ -66,23 +66,30 @@ def response_texts(blocks: list[Block]) -> tuple[list[str], tuple[str, str] | No
         for raw in b.text.split("\n"):
             text = plain(raw).strip()
             if _OUTPUT.match(text):
-                same = _SAME_AS.search(text)
-                if same:
-                    ref = ((same.group("method") or same.group("zmethod")).upper(),
-                           same.group("path") or same.group("zpath"))
+                ref = _same_as(text) or ref
                 active = bool(_NON_JSON.search(text))
-                if not active:
-                    continue
-            elif not active:
-                continue
-            elif _FIELD.match(text) and not _QUOTED_LINE.match(raw):
+            elif active and _FIELD.match(text) and not _QUOTED_LINE.match(raw):
                 active = False  # the next field ("Input:", "Errors:") ends the output
-                continue
-            for m in _PIECE.finditer(raw):
-                fixed = _fixed(next(g for g in m.groups() if g))
-                if fixed and fixed not in out:
-                    out.append(fixed)
+            if active:
+                _add_pieces(raw, out)
     return out, ref
+
+
+def _same_as(text: str) -> tuple[str, str] | None:
+    """The (method, path) an "Output: Same as GET /x" line refers to."""
+    same = _SAME_AS.search(text)
+    if not same:
+        return None
+    return ((same.group("method") or same.group("zmethod")).upper(),
+            same.group("path") or same.group("zpath"))
+
+
+def _add_pieces(raw: str, out: list[str]) -> None:
+    """Each quoted piece of the line a page must show, once."""
+    for m in _PIECE.finditer(raw):
+        fixed = _fixed(next(g for g in m.groups() if g))
+        if fixed and fixed not in out:
+            out.append(fixed)
 
 
 def copy_response_texts(endpoints: list[Endpoint], refs: dict[tuple[str, str], tuple[str, str]],

@@ -114,6 +114,17 @@ def describe(text: str, type_hint: str | None = None) -> dict[str, Any]:
     word = m.group("t") if m else (type_hint or "")
     typ = _json_type(word) if word else None
     note = text[m.end():] if m else text
+    out = _type_part(word, note, typ)
+    _add_rules(out, note, typ)
+    _add_bounds(out, note, typ)
+    if typ is None and ("minimum" in out or "maximum" in out or "default" in out) and isinstance(
+            out.get("default", 0), (int, float)):
+        out["type"] = "integer"
+    return out
+
+
+def _type_part(word: str, note: str, typ: str | None) -> dict[str, Any]:
+    """The type, an array's item type and a string's format ("email", "ISO 8601")."""
     out: dict[str, Any] = {}
     if typ:
         out["type"] = typ
@@ -124,6 +135,11 @@ def describe(text: str, type_hint: str | None = None) -> dict[str, Any]:
     fmt = next((f for p, f in _FORMATS if re.search(p, f"{word} {note}".strip(), re.I)), None)
     if fmt and typ in (None, "string"):
         out["format"] = fmt
+    return out
+
+
+def _add_rules(out: dict[str, Any], note: str, typ: str | None) -> None:
+    """Whether the field is required, its allowed values and its default."""
     if _REQ.search(note):
         out["required"] = True
     elif _OPT.search(note):
@@ -135,12 +151,12 @@ def describe(text: str, type_hint: str | None = None) -> dict[str, Any]:
     if default:
         guess = typ or ("number" if re.fullmatch(_NUM, default.group("v")) else "string")
         out["default"] = _scalar(default.group("v"), guess)
-    lo_key, hi_key = (("minLength", "maxLength") if typ in (None, "string")
-                      and (typ == "string" or _LENGTH_WORDS.search(note))
-                      else ("minItems", "maxItems") if typ == "array"
-                      else ("minimum", "maximum"))
-    if typ is None and not _LENGTH_WORDS.search(note):
-        lo_key, hi_key = "minimum", "maximum"
+
+
+def _add_bounds(out: dict[str, Any], note: str, typ: str | None) -> None:
+    """Ranges, minimums and maximums; a range stated outright wins over a "min"/"max" word.
+    The default and the allowed values are left out first: their numbers are no bounds."""
+    lo_key, hi_key = _bound_keys(note, typ)
     clean = _ENUM_LIST.sub("", _DEFAULT.sub("", note))
     rng = _RANGE.search(clean)
     if rng and not re.search(r"\d{4}-\d{2}", clean):
@@ -154,10 +170,18 @@ def describe(text: str, type_hint: str | None = None) -> dict[str, Any]:
                       clean, re.I)
     if start:
         out.setdefault("minimum", _number(start.group("v") or start.group("w")))
-    if typ is None and ("minimum" in out or "maximum" in out or "default" in out) and isinstance(
-            out.get("default", 0), (int, float)):
-        out["type"] = "integer"
-    return out
+
+
+def _bound_keys(note: str, typ: str | None) -> tuple[str, str]:
+    """What a bound limits: a string's length, an array's size or a number's value (an
+    untyped field's bounds are a length only when the note speaks of characters)."""
+    if typ is None and not _LENGTH_WORDS.search(note):
+        return "minimum", "maximum"
+    if typ in (None, "string") and (typ == "string" or _LENGTH_WORDS.search(note)):
+        return "minLength", "maxLength"
+    if typ == "array":
+        return "minItems", "maxItems"
+    return "minimum", "maximum"
 
 
 def _leaves(value: Any) -> list[Any]:
@@ -181,23 +205,7 @@ def is_described_body(value: Any) -> bool:
 
 def _schema(value: Any) -> dict[str, Any]:
     if isinstance(value, dict):
-        props: dict[str, Any] = {}
-        required: list[str] = []
-        optional: list[str] = []
-        for key, sub in value.items():
-            frag = _schema(sub)
-            flag = frag.pop("required", None)
-            if flag is True:
-                required.append(str(key))
-            elif flag is False:
-                optional.append(str(key))
-            props[str(key)] = frag
-        out: dict[str, Any] = {"type": "object", "properties": props}
-        if required:
-            out["required"] = required
-        if optional:
-            out["x-optional"] = optional  # said to be optional (only "required" is standard)
-        return out
+        return _object_schema(value)
     if isinstance(value, list):
         return {"type": "array", "items": _schema(value[0])} if value else {"type": "array"}
     if isinstance(value, str) and looks_described(value):
@@ -208,6 +216,28 @@ def _schema(value: Any) -> dict[str, Any]:
     if value is None:
         return {}
     return {"type": _json_type(type(value).__name__), "example": value}
+
+
+def _object_schema(value: dict[Any, Any]) -> dict[str, Any]:
+    """An object's schema; each field's "required"/"optional" note becomes the object's
+    list, as JSON schema keeps it there rather than on the field."""
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    optional: list[str] = []
+    for key, sub in value.items():
+        frag = _schema(sub)
+        flag = frag.pop("required", None)
+        if flag is True:
+            required.append(str(key))
+        elif flag is False:
+            optional.append(str(key))
+        props[str(key)] = frag
+    out: dict[str, Any] = {"type": "object", "properties": props}
+    if required:
+        out["required"] = required
+    if optional:
+        out["x-optional"] = optional  # said to be optional (only "required" is standard)
+    return out
 
 
 def body_schema(value: Any) -> dict[str, Any]:
@@ -236,17 +266,7 @@ def apply_described(ep: Endpoint) -> None:
         # descriptions are not values a client may send: a conforming example instead
         ep.request_example = example_of(ep.request_schema)
         if isinstance(body, dict) and ep.method in ("POST", "PUT", "PATCH"):
-            known = {p.name: p for p in ep.params if p.location == "body"}
-            for name, raw in body.items():
-                if not re.fullmatch(r"[A-Za-z_][\w.-]*", str(name)):
-                    continue
-                p = known.get(name)
-                if p is None:
-                    p = Param(name=name, location="body")
-                    ep.params.append(p)
-                frag = describe(raw) if looks_described(raw) else (
-                    {"type": "object"} if isinstance(raw, dict) else {})
-                _merge_param(p, frag)
+            _described_params(ep, body)
     if is_described_body(ep.response_example):
         ep.response_schema = ep.response_schema or body_schema(ep.response_example)
         ep.response_example = None  # "integer" is no value a service sends
@@ -257,6 +277,21 @@ def apply_described(ep: Endpoint) -> None:
     for p in ep.params:  # body fields with no body schema: their bullet notes are the rules
         if p.description and (p.location != "body" or not p.constraints):
             _merge_param(p, describe(p.description, None))
+
+
+def _described_params(ep: Endpoint, body: dict[Any, Any]) -> None:
+    """Each described field of a sent body is a body parameter with the rules it states."""
+    known = {p.name: p for p in ep.params if p.location == "body"}
+    for name, raw in body.items():
+        if not re.fullmatch(r"[A-Za-z_][\w.-]*", str(name)):
+            continue
+        p = known.get(name)
+        if p is None:
+            p = Param(name=name, location="body")
+            ep.params.append(p)
+        frag = describe(raw) if looks_described(raw) else (
+            {"type": "object"} if isinstance(raw, dict) else {})
+        _merge_param(p, frag)
 
 
 _HINTS = [(r"e-?mail", "user@example.com"), (r"pass(?:word)?|pwd", "Passw0rd!2024"),

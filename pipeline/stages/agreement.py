@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -22,6 +22,19 @@ from pipeline.stages.reliability import KEYS, alpha_of, matrices_of, pairable_un
 
 RESAMPLES = 1000
 MIN_DEFINED_SHARE = 0.5  # fewer defined resamples than this: the interval is undefined
+
+
+class Bootstrap(TypedDict, total=False):
+    """How `figures` draws its intervals (left out: its defaults)."""
+
+    seed: int
+    resamples: int
+
+
+class FigureOptions(Bootstrap, total=False):
+    """Every option of `figures` past the reviews and the conflict threshold."""
+
+    by_rubric: bool
 
 
 def figures(reviews: Sequence[Review], *, conflict_spread: int, seed: int = 0,

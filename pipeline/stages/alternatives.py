@@ -5,7 +5,7 @@ leaves a choice open (400 or 422, newest first, its own error words) can slip in
 as if the document said it. Every case that passes on the oracle therefore also runs once on
 each alternative, each group of the suite against a freshly started one, as on the oracle; a
 case that fails there is over-specified (`Evidence.rejects_alternative`, routed by
-`stages.routing`). Mutant kills keep counting on the oracle only.
+`pipeline.routing`). Mutant kills keep counting on the oracle only.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Any
 from pipeline.execution import ServiceError, ensure_task_env, scratch_prefix
 from pipeline.execution.pytest_runner import TestRun
 from pipeline.records import AlternativeRun, Evidence, TestCase
+from pipeline.routing import OVER_SPECIFIED
 from pipeline.stages.execute import outcome_of, run_group_on, run_result, write_suite
 from pipeline.stages.limits import RunLimits
-from pipeline.stages.routing import OVER_SPECIFIED
 from pipeline.store import Store
 from pipeline.suite_runs import merge_runs, run_groups
 from pipeline.suites import SuiteSources

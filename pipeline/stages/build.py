@@ -32,6 +32,7 @@ from pipeline.records import (
     Spec,
     TestCase,
 )
+from pipeline.routing import CaseFacts, Panel, decide
 from pipeline.rubric import Routing, Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
 from pipeline.stages.alternatives import prepare_alternatives, with_alternatives
@@ -42,19 +43,24 @@ from pipeline.stages.existing import existing_cases, existing_conftest, existing
 from pipeline.stages.human import beyond_generated, generated_kills, is_human
 from pipeline.stages.jobs import Running, no_running, run_jobs, stopping
 from pipeline.stages.limits import RunLimits
-from pipeline.stages.mutate import awaits_mutants, mutate_round
+from pipeline.stages.mutate import RoundLedger, awaits_mutants, mutate_round
 from pipeline.stages.observe import observe_task
 from pipeline.stages.published_check import (
+    SuiteRunners,
     alternative_runners,
     check_published_suite,
     oracle_runner,
 )
 from pipeline.stages.resplit import locked_splits, move_task
 from pipeline.stages.round_calls import RoundContext, refine_round, review_round
-from pipeline.stages.routing import CaseFacts, decide
 from pipeline.stages.selection import confirm_routes, select_tasks, static_check
 from pipeline.stages.splitlock import AutoTask
-from pipeline.stages.suspects import accepted_evidence, prepare_suspects, suspects_root
+from pipeline.stages.suspects import (
+    SuspectPlan,
+    accepted_evidence,
+    prepare_suspects,
+    suspects_root,
+)
 from pipeline.stages.taskstate import current_runner
 from pipeline.store import Store
 from pipeline.suites import SuiteSources, conftest_source
@@ -109,6 +115,18 @@ class BuildOptions:
                          test_timeout_s=self.test_timeout_s, case_timeout_s=self.case_timeout_s,
                          mutation_cap=self.mutation_cap, mutation_jobs=self.mutation_jobs,
                          mutation_selection=self.mutation_selection)
+
+
+@dataclass(frozen=True)
+class BuildRun:
+    """What every task of one build shares: how to build it, where its work is stored, whom
+    to tell, the rubric, and the build-wide part of each task's input hash."""
+
+    options: BuildOptions
+    store: Store
+    report: Report
+    rubric: Rubric
+    extra: str = ""
 
 
 @dataclass
@@ -210,9 +228,10 @@ def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResul
              f"{options.backend.name}:mutants={options.mutation_cap}"
              + (f":suspects={options.suspects}" if options.suspects else ""))
     options.tick("tasks", 0, len(prepared))
+    run = BuildRun(options, store, report, rubric, extra)
 
     def one(item: Prepared) -> TaskResult:
-        result = build_task(item, splits[item.task.id], extra, rubric, options, store, report)
+        result = build_task(item, splits[item.task.id], run)
         options.tick("tasks", 1, 0)
         return result
 
@@ -220,10 +239,9 @@ def build(options: BuildOptions, store: Store, report: Report) -> list[TaskResul
                              running=options.running)
 
 
-def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: BuildOptions,
-               store: Store, report: Report) -> TaskResult:
-    task = item.task
-    digest = input_hash(task.dir, extra)
+def build_task(item: Prepared, split: str, run: BuildRun) -> TaskResult:
+    task, rubric, options, store, report = item.task, run.rubric, run.options, run.store, run.report
+    digest = input_hash(task.dir, run.extra)
     row = store.get_task(task.id)
     if row is not None and row.input_hash == digest and row.split not in (None, split):
         rerouted = move_task(store, task.id, split, routing_rules(rubric, options),
@@ -244,7 +262,7 @@ def build_task(item: Prepared, split: str, extra: str, rubric: Rubric, options: 
             with cpu_slot():
                 confirm_routes(task, item.unconfirmed, options.startup_timeout_s,
                                options.cache_dir)
-        counts = run_loop(task, item.spec, split, digest, rubric, options, store, report)
+        counts = run_loop(task, item.spec, split, digest, run)
     except TaskError as exc:  # the running oracle does not route a documented endpoint
         store.upsert_task(task.id, state="failed", error=str(exc))
         report(task.id, f"failed: {exc}")
@@ -273,8 +291,9 @@ def seed_cases(task: RawTask, spec: Spec, readme: str, backend: Backend, store: 
             store.save_case(case)
 
 
-def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
-             options: BuildOptions, store: Store, report: Report) -> dict[str, int]:
+def run_loop(task: RawTask, spec: Spec, split: str, digest: str,
+             run: BuildRun) -> dict[str, int]:
+    rubric, options, store, report = run.rubric, run.options, run.store, run.report
     readme = task.readme.read_text(encoding="utf-8")
     # the generator and the refiner see where the oracle puts things (on a resume too)
     spec.observed = observe_task(task, spec, options.startup_timeout_s, options.cache_dir)
@@ -288,10 +307,9 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
         report(task.id, "refined the case(s) the Area Chair sent back")
     env = ensure_task_env(task.oracle_dir, task.config.language, root=options.cache_dir)
     alternatives = prepare_alternatives(task, options.cache_dir)
-    suspects = prepare_suspects(
-        task, spec, readme, options.backend, options.suspects,
-        suspects_root(options.data_dir, task.id, digest), options.cache_dir,
-        options.startup_timeout_s, report) if options.suspects else []
+    suspects = prepare_suspects(task, spec, readme, SuspectPlan(
+        options.backend, options.suspects, suspects_root(options.data_dir, task.id, digest),
+        options.cache_dir, options.startup_timeout_s), report) if options.suspects else []
     sources = SuiteSources(conftest_source(spec, task.config.port),
                            existing_conftest(task.tests_dir), existing_order(task.tests_dir))
     last = max((c.round for c in store.latest_cases(task.id)), default=0)
@@ -312,7 +330,7 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
             for ev in evidence:
                 store.save_evidence(ev)
         options.tick("execute", len(to_run), 0)
-        mutate(task, pending, digest, sources, env.bin if env else None, options, store, report)
+        mutate(task, pending, digest, sources, env.bin if env else None, run)
         options.backend.prefetch_reviews(
             [(c, store.evidence_for(c.case_id, rnd)) for c in pending], spec, readme, rubric)
         ctx = RoundContext(spec, readme, split, rubric, routing_rules(rubric, options),
@@ -335,33 +353,32 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str, rubric: Rubric,
                 shape_only=human and shape_only_code(case.code, case.name),
                 suspect_others=None if accepted is None else
                 [ev for cid, ev in accepted.items() if cid != case.case_id])
-            decision = decide(evidence, reviews, case.round, split, rules=ctx.rules,
-                              reviewers=ctx.reviewers, facts=facts)
+            decision = decide(evidence, reviews, case.round, split,
+                              panel=Panel(ctx.rules, ctx.reviewers), facts=facts)
             if unchanged:
                 refined = None
             save_outcome(case, reviews, decision, refined, store)
             options.tick("review", 1, 0)
     # the files publish writes, run once: a case failing only there is not published
-    check_published_suite(store, task.id, sources,
-                          oracle_runner(task.oracle_dir, env.bin if env else None,
-                                        options.limits), report,
-                          alternatives=alternative_runners(alternatives, options.limits),
-                          split=split)
+    runners = SuiteRunners(oracle_runner(task.oracle_dir, env.bin if env else None,
+                                         options.limits),
+                           alternative_runners(alternatives, options.limits))
+    check_published_suite(store, task.id, sources, runners, report, split=split)
     return _counts(store, task.id)
 
 
 def mutate(task: RawTask, pending: list[TestCase], digest: str, sources: SuiteSources,
-           env_bin: Path | None, options: BuildOptions, store: Store, report: Report) -> None:
+           env_bin: Path | None, run: BuildRun) -> None:
     """Mutant kills of the round's passing cases, stored with their evidence (see
     `stages.mutate`)."""
-
+    options, store = run.options, run.store
     todo = [(c, ev) for c in pending
             if awaits_mutants(ev := store.evidence_for(c.case_id, c.round))]
     if options.mutation_cap <= 0 or not todo:
         return
-    report(task.id, f"mutants: {len(todo)} case(s) against up to {options.mutation_cap}")
+    run.report(task.id, f"mutants: {len(todo)} case(s) against up to {options.mutation_cap}")
     options.tick("mutate", 0, len(todo))
-    mutate_round(task, todo, sources, options.limits, store=store, input_hash=digest,
+    mutate_round(task, todo, sources, options.limits, ledger=RoundLedger(store, digest),
                  env_bin=env_bin)
     options.tick("mutate", len(todo), 0)
 
@@ -372,13 +389,13 @@ def _routed(store: Store, case: TestCase) -> bool:
 
 
 def review_and_route(
-    case: TestCase, spec: Spec, readme: str, split: str, rubric: Rubric,
-    options: BuildOptions, store: Store,
+    case: TestCase, spec: Spec, readme: str, split: str, run: BuildRun,
 ) -> tuple[TestCase, Evidence | None, list[Review], RouteDecision]:
     """One case's reviews (model calls, outside any transaction) and routing decision."""
-    ctx = RoundContext(spec, readme, split, rubric, routing_rules(rubric, options),
+    options = run.options
+    ctx = RoundContext(spec, readme, split, run.rubric, routing_rules(run.rubric, options),
                        options.backend.reviewer_count)
-    return review_round([case], ctx, options.backend, store)[0]
+    return review_round([case], ctx, options.backend, run.store)[0]
 
 
 def save_outcome(case: TestCase, reviews: list[Review], decision: RouteDecision,

@@ -227,8 +227,10 @@ def check_probes(task: RawTask, base_url: str, endpoints: list[Endpoint],
 
 
 def check_runtime(task: RawTask, result: CheckResult, startup_timeout_s: float,
-                  test_timeout_s: float, cache_dir: Path | None, run_tests: bool,
-                  to_probe: list[Endpoint]) -> None:
+                  cache_dir: Path | None, to_probe: list[Endpoint],
+                  test_timeout_s: float | None = None) -> None:
+    """Start the oracle, probe `to_probe`, and run the task's own tests (unless
+    `test_timeout_s` is None: a route check only)."""
     from pipeline.execution import (
         EnvError,
         ServiceError,
@@ -250,7 +252,7 @@ def check_runtime(task: RawTask, result: CheckResult, startup_timeout_s: float,
             result.startup_s = round(time.monotonic() - started, 2)
             if to_probe:
                 check_probes(task, service.base_url, to_probe, result)
-        if run_tests and task_test_files(task.tests_dir):
+        if test_timeout_s is not None and task_test_files(task.tests_dir):
             check_tests(task, env.bin if env else None, startup_timeout_s, test_timeout_s,
                         result)
     except ServiceError as exc:
@@ -307,8 +309,8 @@ def check_task(
     if spec is not None and spec.endpoints and task.oracle_dir.is_dir():
         to_probe = check_routes(task, spec, result, will_run=run_oracle and files_ok)
     if run_oracle and files_ok:
-        check_runtime(task, result, startup_timeout_s, test_timeout_s, cache_dir, run_tests,
-                      to_probe)
+        check_runtime(task, result, startup_timeout_s, cache_dir, to_probe,
+                      test_timeout_s if run_tests else None)
     for alt_dir in task.alternative_dirs:
         if not check_start_script(alt_dir, result) or spec is None or not spec.endpoints:
             continue

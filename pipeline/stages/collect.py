@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.languages import get_language, guess_language
@@ -171,26 +172,28 @@ def collect(
         staged = raw_root / f".{task_id}.collecting"
         shutil.rmtree(staged, ignore_errors=True)
         try:
-            task_dir = _stage(src, files, staged, task_id, url, resolved, domain, port, raw_root,
-                              source_kind(source))
+            origin = Origin(task_id, domain, port, source_kind(source), url, resolved)
+            task_dir = _stage(src, files, staged, origin, raw_root)
             task_dir.rename(final)
         finally:
             shutil.rmtree(staged, ignore_errors=True)
     return final
 
 
-def _stage(
-    src: Path,
-    files: list[Path],
-    staged: Path,
-    task_id: str,
-    url: str | None,
-    commit: str | None,
-    domain: str,
-    port: int | None,
-    raw_root: Path,
-    kind: str = "local",
-) -> Path:
+@dataclass(frozen=True)
+class Origin:
+    """What `collect` was told of the task it imports, and where the source came from."""
+
+    task_id: str
+    domain: str
+    port: int | None  # --port; None: the README's, else the framework's default
+    kind: str = "local"  # task.toml's `source`: github, git or local
+    url: str | None = None
+    commit: str | None = None
+
+
+def _stage(src: Path, files: list[Path], staged: Path, origin: Origin, raw_root: Path) -> Path:
+    task_id = origin.task_id
     oracle, tests = staged / "oracle", staged / "tests"
     oracle.mkdir(parents=True)
     readme = next((f for f in files if len(f.parts) == 1 and f.name in README_NAMES), None)
@@ -211,15 +214,15 @@ def _stage(
         id=task_id,
         language=language,
         framework=framework,
-        domain=domain,
-        source=kind,
+        domain=origin.domain,
+        source=origin.kind,
         # --port, else the port the README states, else the framework's default
-        port=port or (stated_port(_readme_text(src / readme)) if readme else None)
+        port=origin.port or (stated_port(_readme_text(src / readme)) if readme else None)
         or FRAMEWORK_DEFAULT_PORT.get(framework) or next_free_port(raw_root),
         split="auto",
         upstream=Upstream(
-            url=url,
-            commit=commit,
+            url=origin.url,
+            commit=origin.commit,
             license=detect_license((src / license_file).read_text(errors="replace"))
             if license_file
             else None,

@@ -52,11 +52,21 @@ def run_jobs(items: Sequence[T], work: Callable[[T], R], jobs: int, *,
         raise ValueError(f"--jobs is {jobs}; give 1 or more")
     _STOPPING.clear()
     if jobs == 1 or len(items) <= 1:
-        done = []
-        for item in items:
-            done.append(_one(item, work, name, running))
-            _end_if_terminated()
-        return done
+        return _serial(items, work, name, running)
+    return _threaded(items, work, jobs, name, running)
+
+
+def _serial(items: Sequence[T], work: Callable[[T], R], name: Callable[[T], str],
+            running: Running) -> list[R]:
+    done = []
+    for item in items:
+        done.append(_one(item, work, name, running))
+        _end_if_terminated()
+    return done
+
+
+def _threaded(items: Sequence[T], work: Callable[[T], R], jobs: int, name: Callable[[T], str],
+              running: Running) -> list[R]:
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()
     for index in range(len(items)):
         todo.put(index)
@@ -78,6 +88,16 @@ def run_jobs(items: Sequence[T], work: Callable[[T], R], jobs: int, *,
 
     threads = [threading.Thread(target=worker, name=f"build-job-{i}", daemon=True)
                for i in range(min(jobs, len(items)))]
+    _run_threads(threads, stop)
+    _end_if_terminated()
+    if errors:
+        raise errors[0]
+    return [results[index] for index in range(len(items))]
+
+
+def _run_threads(threads: list[threading.Thread], stop: threading.Event) -> None:
+    """Start the workers and wait for them; on Ctrl-C, stop handing out work and end the
+    running tasks' services before leaving."""
     try:
         for thread in threads:
             thread.start()
@@ -89,10 +109,6 @@ def run_jobs(items: Sequence[T], work: Callable[[T], R], jobs: int, *,
         _STOPPING.set()  # before the services end: their tasks must see why
         kill_all()  # the running tasks' services; their threads die with the process
         raise
-    _end_if_terminated()
-    if errors:
-        raise errors[0]
-    return [results[index] for index in range(len(items))]
 
 
 def _end_if_terminated() -> None:

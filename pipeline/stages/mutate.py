@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,17 +32,21 @@ VOLATILE = ("baseline", "jobs", "duration_s", "per_test", "selection")
 
 
 def round_reports(store: Store, task_id: str, input_hash: str) -> list[dict[str, Any]]:
-    with store.transaction() as conn:
-        rows = conn.execute(
-            "SELECT report FROM mutation_rounds WHERE task_id = ? AND input_hash = ? "
-            "ORDER BY round", (task_id, input_hash),
-        ).fetchall()
-    return [json.loads(r[0]) for r in rows]
+    return [json.loads(r) for r in store.mutation_round_reports(task_id, input_hash)]
 
 
 def awaits_mutants(evidence: Evidence | None) -> bool:
     """A version that passed the execution gate and has not met the mutants yet."""
     return evidence is not None and evidence.passed and evidence.mutation is None
+
+
+@dataclass(frozen=True)
+class RoundLedger:
+    """Where a round's kills are kept: `store`, under the task's `input_hash` (the statuses
+    of a round run on other inputs are not this build's)."""
+
+    store: Store
+    input_hash: str
 
 
 def mutate_round(
@@ -50,14 +55,14 @@ def mutate_round(
     sources: SuiteSources,
     limits: RunLimits,
     *,
-    store: Store,
-    input_hash: str,
+    ledger: RoundLedger,
     env_bin: Path | None,
 ) -> list[Evidence]:
     """Run the passing cases of one round against the mutants; store and return their evidence
     with the kills (the evidence and the round's mutant statuses land in one transaction).
 
     Raises ServiceError if the unmutated oracle does not start."""
+    store, input_hash = ledger.store, ledger.input_hash
     passing = [(c, ev) for c, ev in evidence if awaits_mutants(ev)]
     if limits.mutation_cap <= 0 or not passing:
         return []
@@ -79,13 +84,10 @@ def mutate_round(
     # A stillborn mutant's detail names temp folders, ports and seconds: keep its status only.
     stored["mutants_detail"] = [{k: v for k, v in m.items() if k != "detail"}
                                 for m in report["mutants_detail"]]
-    with store.transaction() as conn:
+    with store.transaction():
         for ev in updated:
             store.save_evidence(ev)
-        conn.execute(
-            "INSERT OR REPLACE INTO mutation_rounds (task_id, input_hash, round, report) "
-            "VALUES (?, ?, ?, ?)", (task.id, input_hash, rnd, json.dumps(stored, sort_keys=True)),
-        )
+        store.save_mutation_round(task.id, input_hash, rnd, json.dumps(stored, sort_keys=True))
     return updated
 
 

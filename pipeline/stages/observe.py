@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import requests
@@ -140,6 +140,22 @@ def observe_examples(base_url: str, spec: Spec) -> list[Observation]:
     return out
 
 
+@dataclass
+class Sender:
+    """One observation pass: the endpoints it may send, the bodies it sends them with, and the
+    answers so far (a request that fails is left out)."""
+
+    session: requests.Session
+    base_url: str
+    eps: list[Endpoint]
+    bodies: dict
+    out: list[Observation]
+
+    def send(self, ep: Endpoint, path: str, body: Any = None) -> None:
+        with contextlib.suppress(requests.RequestException):
+            self.out.append(_send(self.session, self.base_url, ep, path, body))
+
+
 def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bool,
              out: list[Observation]) -> None:
     model_paths = _account_paths(spec)
@@ -152,95 +168,111 @@ def _observe(session: requests.Session, base_url: str, spec: Spec, signed_in: bo
     lists = [e for e in eps if e.method == "GET" and not _PARAM.search(e.path)
              and not _ENDS_SESSION.search(e.path)  # a sign-out would end the signed-in session
              and not any(p.required and p.location == "query" for p in e.params)]
-
-    def send(ep: Endpoint, path: str, body: Any = None) -> None:
-        with contextlib.suppress(requests.RequestException):
-            out.append(_send(session, base_url, ep, path, body))
-
-    for ep in creates:  # an id the client chooses fits the pattern of the item's path
-        own = own_id_key({}, bodies[ep.key])
-        item = item_path(ep.path, {e.path for e in eps})
-        if own is not None:
-            rule = path_pattern(*[e for e in eps if e.path == item])
-            for key, body in bodies.items():
-                if isinstance(body, dict) and own in body and key[1] in (ep.path, item):
-                    body[own] = fitting_id(body[own], rule)
-        send(ep, ep.path, bodies[ep.key])
+    run = Sender(session, base_url, eps, bodies, out)
+    for ep in creates:
+        _fit_own_id(ep, eps, bodies)
+        run.send(ep, ep.path, bodies[ep.key])
     for ep in lists:
-        send(ep, ep.path)
-    for ep in eps:  # no documented body: one shaped like a record the service lists
-        if ep.method != "POST" or _PARAM.search(ep.path) or bodies.get(ep.key):
+        run.send(ep, ep.path)
+    creates += _seeded_creates(run, lists)
+    for create in [*creates, *([account] if account is not None else [])]:
+        _observe_record(run, create)
+
+
+def _fit_own_id(create: Endpoint, eps: list[Endpoint], bodies: dict) -> None:
+    """An id the client chooses fits the pattern of the item's path (in every body that
+    sends it to the collection or the item)."""
+    own = own_id_key({}, bodies[create.key])
+    item = item_path(create.path, {e.path for e in eps})
+    if own is None:
+        return
+    rule = path_pattern(*[e for e in eps if e.path == item])
+    for key, body in bodies.items():
+        if isinstance(body, dict) and own in body and key[1] in (create.path, item):
+            body[own] = fitting_id(body[own], rule)
+
+
+def _seeded_creates(run: Sender, lists: list[Endpoint]) -> list[Endpoint]:
+    """Creates with no documented body, sent one shaped like a record the service lists (and
+    the list read again)."""
+    made: list[Endpoint] = []
+    for ep in run.eps:
+        if ep.method != "POST" or _PARAM.search(ep.path) or run.bodies.get(ep.key):
             continue
-        body = seeded_payload(listed_answer(out, ep.path))
+        body = seeded_payload(listed_answer(run.out, ep.path))
         listing = next((e for e in lists if e.path in (ep.path, ep.path.rstrip("/"))), None)
         if body is not None and listing is not None:
-            bodies[ep.key] = body
-            creates.append(ep)
-            send(ep, ep.path, body)
-            send(listing, listing.path)
-    for create in [*creates, *([account] if account is not None else [])]:
-        collection = create.path.rstrip("/")
-        item = item_path(create.path, {e.path for e in eps})
-        items = [e for e in eps if e.path == item and len(_PARAM.findall(e.path)) == 1]
-        if item is None or not items:
-            continue
-        param = _PARAM.findall(items[0].path)[0]
-        if isinstance(create, Observation):  # the account: its identifier as stored
-            found = create.answer if bare_id(create.answer) else \
-                session.auth[0] if isinstance(session.auth, tuple) else None
-        else:
-            answers = [o.answer for o in out if o.path in (create.path, collection)
-                       or o.path == collection + "/"]
-            own = own_id_key({}, bodies[create.key])
-            found = find_id(answers, bodies[create.key],
-                            [*id_names(param, _noun(collection)), *([own] if own else [])])
-        if found is not None:
-            _under(items, item, str(found), eps, bodies, out, send)
+            run.bodies[ep.key] = body
+            made.append(ep)
+            run.send(ep, ep.path, body)
+            run.send(listing, listing.path)
+    return made
 
 
-def _under(items: list[Endpoint], item: str, found: str, eps: list[Endpoint], bodies: dict,
-           out: list[Observation], send: Callable[..., None]) -> None:
+def _observe_record(run: Sender, create: Endpoint | Observation) -> None:
+    """Read, update and nest under the record `create` made (or the account that is one)."""
+    collection = create.path.rstrip("/")
+    item = item_path(create.path, {e.path for e in run.eps})
+    items = [e for e in run.eps if e.path == item and len(_PARAM.findall(e.path)) == 1]
+    if item is None or not items:
+        return
+    param = _PARAM.findall(items[0].path)[0]
+    if isinstance(create, Observation):  # the account: its identifier as stored
+        auth = run.session.auth
+        found = create.answer if bare_id(create.answer) else \
+            auth[0] if isinstance(auth, tuple) else None
+    else:
+        answers = [o.answer for o in run.out if o.path in (create.path, collection)
+                   or o.path == collection + "/"]
+        own = own_id_key({}, run.bodies[create.key])
+        found = find_id(answers, run.bodies[create.key],
+                        [*id_names(param, _noun(collection)), *([own] if own else [])])
+    if found is not None:
+        _under(items, item, str(found), run)
+
+
+def _under(items: list[Endpoint], item: str, found: str, run: Sender) -> None:
     """Read and update the record `found` names; make and list the records filed under it."""
     # an update that changes a password goes last: the session signs in with the old one
-    last = [e for e in items if _PASSWORD_KEY.search(str(bodies.get(e.key)))]
+    last = [e for e in items if _PASSWORD_KEY.search(str(run.bodies.get(e.key)))]
     for ep in [e for e in items if e not in last]:
-        _read_or_update(ep, found, bodies, send)
+        _read_or_update(ep, found, run)
     # records filed under this one (`/notes/{id}/tags`): made and listed the same way
     under = item.rstrip("/") + "/"
-    nested = [e for e in eps if e.path.startswith(under) and len(_PARAM.findall(e.path)) == 1
-              and e.method in ("POST", "GET") and (e.method == "GET" or bodies.get(e.key))]
+    nested = [e for e in run.eps if e.path.startswith(under)
+              and len(_PARAM.findall(e.path)) == 1 and e.method in ("POST", "GET")
+              and (e.method == "GET" or run.bodies.get(e.key))]
     for ep in sorted(nested, key=lambda e: e.method != "POST"):
-        send(ep, _PARAM.sub(found, ep.path), bodies.get(ep.key))
+        run.send(ep, _PARAM.sub(found, ep.path), run.bodies.get(ep.key))
     for ep in nested:  # and one of them read back on its own path
         if ep.method == "POST":
-            _read_nested(ep, eps, bodies, out, found, send)
+            _read_nested(ep, found, run)
     for ep in last:
-        _read_or_update(ep, found, bodies, send)
+        _read_or_update(ep, found, run)
 
 
-def _read_or_update(ep: Endpoint, found: str, bodies: dict, send: Callable[..., None]) -> None:
+def _read_or_update(ep: Endpoint, found: str, run: Sender) -> None:
     path = _PARAM.sub(found, ep.path)
     if ep.method == "GET":
-        send(ep, path)
-    elif ep.method in ("PUT", "PATCH") and bodies.get(ep.key):
-        send(ep, path, bodies[ep.key])
+        run.send(ep, path)
+    elif ep.method in ("PUT", "PATCH") and run.bodies.get(ep.key):
+        run.send(ep, path, run.bodies[ep.key])
 
 
-def _read_nested(create: Endpoint, eps: list[Endpoint], bodies: dict, out: list[Observation],
-                 parent_id: str, send: Callable[[Endpoint, str], None]) -> None:
+def _read_nested(create: Endpoint, parent_id: str, run: Sender) -> None:
     """GET the record just made under a parent (`/lists/1/item/{item_id}`), with the id its
     create answer or the parent's list of them shows."""
-    item = item_path(create.path, {e.path for e in eps})
-    read = next((e for e in eps if e.path == item and e.method == "GET"), None)
+    item = item_path(create.path, {e.path for e in run.eps})
+    read = next((e for e in run.eps if e.path == item and e.method == "GET"), None)
     if item is None or read is None or len(_PARAM.findall(item)) != 2:
         return
     param = _PARAM.findall(item)[-1]
-    answers = [o.answer for o in out if o.path in (create.path, create.path.rstrip("/"))]
-    found = find_id(answers, bodies[create.key], id_names(param, _noun(create.path)))
+    answers = [o.answer for o in run.out if o.path in (create.path, create.path.rstrip("/"))]
+    found = find_id(answers, run.bodies[create.key], id_names(param, _noun(create.path)))
     if found is None:
         return
     ids = iter((parent_id, str(found)))
-    send(read, _PARAM.sub(lambda _: next(ids), item))
+    run.send(read, _PARAM.sub(lambda _: next(ids), item))
 
 
 def _account_paths(spec: Spec) -> set[tuple[str, str]]:

@@ -17,7 +17,7 @@ from pipeline.records import TestCase
 from pipeline.rubric import rubric_hash
 from pipeline.spec import spec_json
 from pipeline.stages.alternatives import alternative_figures
-from pipeline.stages.committed import Carried, carried_outputs, index_row
+from pipeline.stages.committed import Carried, index_row
 from pipeline.stages.existing import existing_conftest, existing_order
 from pipeline.stages.mutate import suite_mutation
 from pipeline.stages.split import SPLITS, prune_outputs, write_index, write_task_output
@@ -160,25 +160,3 @@ def raw_tasks(data_dir: Path) -> dict[str, RawTask]:
         except TaskError:
             continue
     return out
-
-
-def publish_data(data_dir: Path, store: Store, out_dir: Path | None = None) -> dict[str, int]:
-    """`repogenesis publish` and the end of `build`: the splits and decisions.jsonl rewritten
-    from the store (no execution, no model calls), with every Area Chair decision applied;
-    a task of data/raw the store has not built keeps its committed output (`committed`).
-    `out_dir` (the checks) writes there instead and leaves data_dir and the store
-    untouched; in place, decisions.jsonl's lines the store lacks are imported first, so the
-    rewritten file never loses one."""
-    from pipeline.chair.files import decisions_path, export_decisions, sync_decisions
-    from pipeline.reports.card import write_cards  # the cards read the tables built on this
-    from pipeline.stages.taskstate import raw_ids
-
-    if out_dir is None:
-        sync_decisions(data_dir, store)
-    target = out_dir or data_dir
-    tasks = raw_tasks(data_dir)
-    carried = carried_outputs(data_dir, store, raw_ids(data_dir), set(tasks))
-    written = publish(target, store, tasks, carried)
-    write_cards(target, store, tasks, carried)
-    export_decisions(store, decisions_path(target))
-    return written

@@ -8,7 +8,7 @@ used) can pass in the build runs and fail there, where users run it. This stage 
 the files publish writes (`suites.shipped_files`) against a fresh oracle; a case that fails is
 routed as failing on the oracle with the reason, and the suite is run again without it, until
 it passes whole. The same files run once on every alternative of the task: a case that fails
-there (and not on the oracle) is over-specified (`stages.routing`).
+there (and not on the oracle) is over-specified (`pipeline.routing`).
 """
 
 from __future__ import annotations
@@ -16,28 +16,23 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.execution import run_pytest, scratch_prefix, start_service
 from pipeline.execution.ports import free_port
 from pipeline.execution.pytest_runner import TestRun
-from pipeline.records import RouteDecision, TestCase
+from pipeline.records import TestCase
+from pipeline.routing import published_route
 from pipeline.stages.alternatives import Alternative, run_on_alternative
 from pipeline.stages.execute import outcome_of
 from pipeline.stages.limits import RunLimits
 from pipeline.stages.publish import accepted_cases
-from pipeline.stages.routing import OVER_SPECIFIED
 from pipeline.store import Store
 from pipeline.suite_runs import Group, merge_runs, run_groups
 from pipeline.suites import SuiteSources, case_file, is_human_module, shipped_files, write_files
 
 MAX_PASSES = 3  # each pass drops the failing cases; state chains rarely go deeper
-REASON = "fails on the oracle when run as the published suite (passes in the build runs: " \
-         "it depends on state or on the cases run before it)"
-
-HUMAN_REASON = "fails on the oracle when run as the published suite (its file alone against a " \
-               "fresh oracle, in file order, as its author ran it)"
-
 Runner = Callable[[Path], TestRun]  # runs a written suite folder against a fresh oracle
 
 
@@ -81,22 +76,30 @@ def _first_error(output: str) -> str:
     return ((marked or plain or [""])[0])[:200]
 
 
-def check_published_suite(store: Store, task_id: str, sources: SuiteSources, run: Runner,
+@dataclass(frozen=True)
+class SuiteRunners:
+    """Where the published suite runs: the oracle, and each alternative by name."""
+
+    oracle: Runner
+    alternatives: dict[str, Runner] = field(default_factory=dict)
+
+
+def check_published_suite(store: Store, task_id: str, sources: SuiteSources,
+                          runners: SuiteRunners,
                           report: Callable[[str, str], None] | None = None,
-                          alternatives: dict[str, Runner] | None = None,
                           split: str = "train") -> list[str]:
     """Route the accepted cases that fail in the published suite, on the oracle or on an
-    alternative (`alternatives`: name -> runner); returns their ids."""
+    alternative; returns their ids."""
     dropped: list[str] = []
     for _ in range(MAX_PASSES):
         cases = accepted_now(store, task_id)
         if not cases:
             break
         ours = {c.case_id for c in cases if _by_reviewers(store, c)}
-        failing = {cid: why for cid, why in failing_cases(cases, sources, run).items()
+        failing = {cid: why for cid, why in failing_cases(cases, sources, runners.oracle).items()
                    if cid in ours}
         over: dict[str, str] = {}
-        for name, alt_run in (alternatives or {}).items():
+        for name, alt_run in runners.alternatives.items():
             for cid, why in failing_cases(cases, sources, alt_run).items():
                 if cid in ours and cid not in failing and cid not in over:
                     over[cid] = f"fails on the alternative {name!r}: {why}"
@@ -104,32 +107,17 @@ def check_published_suite(store: Store, task_id: str, sources: SuiteSources, run
             break
         with store.transaction():
             for case in cases:
-                if case.case_id in failing:
-                    store.save_route(RouteDecision(
-                        case_id=case.case_id, round=case.round, route="discarded",
-                        discard_reason="fails_on_oracle",
-                        reason=f"{HUMAN_REASON if is_human_module(case) else REASON}: "
-                               f"{failing[case.case_id]}"))
-                elif case.case_id in over:
-                    store.save_route(_over_specified(case, split, over[case.case_id]))
+                if case.case_id in failing or case.case_id in over:
+                    store.save_route(published_route(
+                        case.case_id, case.round, split, human=is_human_module(case),
+                        oracle_failure=failing.get(case.case_id),
+                        alternative_failure=over.get(case.case_id)))
         dropped += sorted({*failing, *over})
         if report is not None:
             alt = f" and {len(over)} on an alternative" if over else ""
             report(task_id, f"published suite: {len(failing)} case(s) fail on the oracle{alt} "
                             "there and are not published")
     return dropped
-
-
-def _over_specified(case: TestCase, split: str, why: str) -> RouteDecision:
-    """A case passing on the oracle and failing on an alternative in the published suite:
-    a human-written one goes to the Area Chair on verified; otherwise it is discarded."""
-    reason = f"{OVER_SPECIFIED} in the published suite: passes on the oracle, {why}"
-    if is_human_module(case) and split == "verified":
-        return RouteDecision(case_id=case.case_id, round=case.round, route="area_chair",
-                             reason=f"{reason}; a human-written test: the Area Chair decides "
-                                    "whether the document states what it asserts")
-    return RouteDecision(case_id=case.case_id, round=case.round, route="discarded",
-                         discard_reason="over_specified", reason=reason)
 
 
 def alternative_runners(alternatives: list[Alternative], limits: RunLimits) -> dict[str, Runner]:

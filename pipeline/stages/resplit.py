@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.offline.strength import shape_only_code
+from pipeline.routing import CaseFacts, Panel, decide
 from pipeline.rubric import Routing
 from pipeline.stages.difficulty import task_difficulty
 from pipeline.stages.human import beyond_generated, generated_kills, is_human
-from pipeline.stages.routing import CaseFacts, decide
 from pipeline.stages.splitlock import (
     LOCK_NAME,
     AutoTask,
@@ -70,8 +70,8 @@ def move_task(store: Store, task_id: str, split: str, rules: Routing, reviewers:
                 human=human, refine_unchanged=last.route != "refine",
                 beyond=beyond_generated(case, evidence, generated) if human else (),
                 shape_only=human and shape_only_code(case.code, case.name))
-            decision = decide(evidence, reviews, case.round, split, rules=rules,
-                              reviewers=reviewers, facts=facts)
+            decision = decide(evidence, reviews, case.round, split, panel=Panel(rules, reviewers),
+                              facts=facts)
             if (decision.route, decision.discard_reason) != (last.route, last.discard_reason):
                 store.save_route(decision)
                 changed += 1

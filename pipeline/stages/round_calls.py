@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from pipeline.backend import Backend
 from pipeline.records import Evidence, Review, RouteDecision, Spec, TestCase
+from pipeline.routing import Panel, route_case
 from pipeline.rubric import Routing, Rubric
 from pipeline.stages.human import is_human
-from pipeline.stages.routing import route_case
 from pipeline.store import Store
 
 Decided = tuple[TestCase, Evidence | None, list[Review], RouteDecision]
@@ -47,8 +47,9 @@ def review_round(cases: list[TestCase], ctx: RoundContext, backend: Backend,
     fresh = review_many(backend, [(cases[i], evidence[i]) for i in todo], ctx)
     for i, got in zip(todo, fresh, strict=True):
         reviews[i] = got
-    return [(case, ev, rv, route_case(ev, rv, case.round, ctx.split, rules=ctx.rules,
-                                      reviewers=ctx.reviewers, human=is_human(case)))
+    panel = Panel(ctx.rules, ctx.reviewers)
+    return [(case, ev, rv, route_case(ev, rv, case.round, ctx.split, panel=panel,
+                                      human=is_human(case)))
             for case, ev, rv in zip(cases, evidence, reviews, strict=True)]
 
 

@@ -59,7 +59,7 @@ def confirm_routes(task: RawTask, endpoints: list[Endpoint], startup_timeout_s: 
     from pipeline.stages.check import CheckResult, check_runtime
 
     result = CheckResult(task_dir=task.dir)
-    check_runtime(task, result, startup_timeout_s, 0.0, cache_dir, False, endpoints)
+    check_runtime(task, result, startup_timeout_s, cache_dir, endpoints)
     _raise_first(result, task.dir)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from pipeline.backend import Backend
@@ -74,11 +75,24 @@ def suspects_root(data_dir: Path, task_id: str, digest: str) -> Path:
     return data_dir / SUSPECTS_DIR / task_id / digest[:16]
 
 
-def write_suspects(task: RawTask, spec: Spec, readme: str, backend: Backend, count: int,
-                   root: Path, report: Report) -> list[Path]:
-    """The folders of `count` implementations under `root` (`m1`... one per variant), asking
-    the model only when one is not written yet (a rerun resumes; its answers are cached); a
-    failed or refused answer is reported and left out."""
+@dataclass(frozen=True)
+class SuspectPlan:
+    """How a build gets its suspects: the model that writes them from the document, how many,
+    the folder they are written to, and how each is installed and started."""
+
+    backend: Backend
+    count: int
+    root: Path
+    cache_dir: Path | None = None
+    startup_timeout_s: float = 90.0
+
+
+def write_suspects(task: RawTask, spec: Spec, readme: str, plan: SuspectPlan,
+                   report: Report) -> list[Path]:
+    """The folders of `plan.count` implementations under `plan.root` (`m1`... one per
+    variant), asking the model only when one is not written yet (a rerun resumes; its answers
+    are cached); a failed or refused answer is reported and left out."""
+    backend, count, root = plan.backend, plan.count, plan.root
     missing = [i for i in range(1, count + 1) if not (root / f"m{i}" / DONE).is_file()]
     answers = backend.implement(task.id, spec, readme, count) if missing else []
     folders = []
@@ -98,17 +112,16 @@ def write_suspects(task: RawTask, spec: Spec, readme: str, backend: Backend, cou
     return folders
 
 
-def prepare_suspects(task: RawTask, spec: Spec, readme: str, backend: Backend, count: int,
-                     root: Path, cache_dir: Path | None, startup_timeout_s: float,
+def prepare_suspects(task: RawTask, spec: Spec, readme: str, plan: SuspectPlan,
                      report: Report) -> list[Alternative]:
     """The written implementations that install and start, as suspects to run cases on."""
     out = []
-    for folder in write_suspects(task, spec, readme, backend, count, root, report):
+    for folder in write_suspects(task, spec, readme, plan, report):
         try:
-            env = ensure_task_env(folder, "python", root=cache_dir)
+            env = ensure_task_env(folder, "python", root=plan.cache_dir)
             env_bin = env.bin if env else None
             with start_service(folder, free_port(), env_bin,
-                               startup_timeout_s=startup_timeout_s):
+                               startup_timeout_s=plan.startup_timeout_s):
                 pass
         except (EnvError, ServiceError) as exc:
             report(task.id, f"implementation {folder.name} does not run ({exc}); left out")

@@ -12,11 +12,11 @@ import pytest
 
 from pipeline.backend import OfflineBackend
 from pipeline.chair.core import Verdict
-from pipeline.chair.service import decide, load_case, queue
+from pipeline.chair.service import Submission, decide, load_case, queue
 from pipeline.execution import free_port
 from pipeline.records import Review, Scores, Spec, TestCase
+from pipeline.reports.release import publish_data
 from pipeline.stages.build import BuildOptions, build
-from pipeline.stages.publish import publish_data
 from pipeline.store import Store
 
 pytestmark = pytest.mark.slow
@@ -87,8 +87,8 @@ def test_refine_note_reaches_the_refiner_and_the_next_version_is_routed(
         run_build(data, store, backend)
         assert [i.view.case.case_id for i in queue(store)] == ["ping::test_ping"]
         assert not (data / "verified" / "ping").exists()  # nothing accepted: unpublished
-        decide(store, data, "ping::test_ping", Verdict.REFINE, chair="carol",
-               note="also assert the word pong")
+        decide(store, data, "ping::test_ping",
+               Submission(Verdict.REFINE, chair="carol", note="also assert the word pong"))
         run_build(data, store, backend)  # not "reused": the chair's refine is new work
         assert backend.notes == ["also assert the word pong"]
         assert store.evidence_for("ping::test_ping", 1).passed
@@ -103,7 +103,8 @@ def test_an_accept_is_stale_after_the_readme_changes(tmp_path: Path, task_factor
     task_dir = make(data, task_factory)
     with Store.open(data / ".repogenesis" / "state.db") as store:
         run_build(data, store, backend)
-        decide(store, data, "ping::test_ping", Verdict.ACCEPT, chair="alice", scores=HIGH)
+        decide(store, data, "ping::test_ping",
+               Submission(Verdict.ACCEPT, chair="alice", scores=HIGH))
         publish_data(data, store)
         assert suite(data) == [("ping::test_ping", 0)]
         readme = task_dir / "README.md"

@@ -13,10 +13,10 @@ from pipeline.build_ui import task_status
 from pipeline.chair.apply import apply_refines, pending_refines
 from pipeline.chair.core import ChairError, Verdict
 from pipeline.chair.files import export_decisions, import_decisions
-from pipeline.chair.service import claim, counts, decide, load_case, queue
+from pipeline.chair.service import Submission, claim, counts, decide, load_case, queue
 from pipeline.chair.stats import chair_stats
 from pipeline.records import Scores
-from pipeline.stages.publish import publish_data
+from pipeline.reports.release import publish_data
 from pipeline.store import Store
 from tests.chair.conftest import TASK, seed
 
@@ -46,7 +46,7 @@ def test_accept_publishes_with_the_chairs_scores(chair_data) -> None:
     data, store = chair_data
     publish_data(data, store)
     assert published_ids(data) == [f"{TASK}::test_c"]
-    d = decide(store, data, A, Verdict.ACCEPT, chair="alice", scores=GOOD)
+    d = decide(store, data, A, Submission(Verdict.ACCEPT, chair="alice", scores=GOOD))
     assert d.state_before == "waiting" and d.input_hash == "input-1" and d.code_hash
     publish_data(data, store)
     assert published_ids(data) == [A, f"{TASK}::test_c"]
@@ -66,8 +66,9 @@ def test_accept_publishes_with_the_chairs_scores(chair_data) -> None:
 def test_reject_discards_as_area_chair_and_needs_a_reason(chair_data) -> None:
     data, store = chair_data
     with pytest.raises(ChairError, match="reject needs a reason"):
-        decide(store, data, B, Verdict.REJECT, chair="bob", note=" ")
-    decide(store, data, B, Verdict.REJECT, chair="bob", note="asserts an undocumented field")
+        decide(store, data, B, Submission(Verdict.REJECT, chair="bob", note=" "))
+    decide(store, data, B,
+           Submission(Verdict.REJECT, chair="bob", note="asserts an undocumented field"))
     publish_data(data, store)
     assert B not in published_ids(data)
     status = task_status(store)["tasks"][TASK]
@@ -77,7 +78,7 @@ def test_reject_discards_as_area_chair_and_needs_a_reason(chair_data) -> None:
 
 def test_refine_sends_the_case_back_with_the_note(chair_data) -> None:
     data, store = chair_data
-    decide(store, data, A, Verdict.REFINE, chair="carol", note="assert the pong field")
+    decide(store, data, A, Submission(Verdict.REFINE, chair="carol", note="assert the pong field"))
     row = store.get_task(TASK)
     assert [v.case.case_id for v in pending_refines(store, row)] == [A]
     assert task_status(store)["tasks"][TASK]["refining"] == 1
@@ -100,7 +101,7 @@ def test_refine_sends_the_case_back_with_the_note(chair_data) -> None:
 
 def test_an_unchanged_refine_is_discarded_not_looped(chair_data) -> None:
     data, store = chair_data
-    decide(store, data, A, Verdict.REFINE, chair="carol", note="make it better")
+    decide(store, data, A, Submission(Verdict.REFINE, chair="carol", note="make it better"))
     apply_refines(store, store.get_task(TASK), lambda case, ev, rv, note: case)
     assert store.latest_route(A).route == "discarded"
     assert [c.round for c in store.case_versions(A)] == [0]
@@ -108,7 +109,7 @@ def test_an_unchanged_refine_is_discarded_not_looped(chair_data) -> None:
 
 def test_after_a_rebuild_an_old_accept_is_stale_and_the_case_waits_again(chair_data) -> None:
     data, store = chair_data
-    decide(store, data, A, Verdict.ACCEPT, chair="alice", scores=GOOD)
+    decide(store, data, A, Submission(Verdict.ACCEPT, chair="alice", scores=GOOD))
     store.reset_task(TASK)  # what build does when README/oracle/code change
     seed(store, data, input_hash="input-2")
     view = load_case(store, A)
@@ -122,19 +123,23 @@ def test_after_a_rebuild_an_old_accept_is_stale_and_the_case_waits_again(chair_d
 def test_an_outdated_page_never_overwrites(chair_data) -> None:
     data, store = chair_data
     seen = load_case(store, A)
-    first = decide(store, data, A, Verdict.ACCEPT, chair="alice", scores=GOOD,
-                   expected_version=seen.version.token, expected_last=0)
+    first = decide(store, data, A, Submission(
+        Verdict.ACCEPT, chair="alice", scores=GOOD, expected_version=seen.version.token,
+        expected_last=0))
     with pytest.raises(ChairError, match="already decided .accept by alice.*nothing was "
                                          "overwritten"):
-        decide(store, data, A, Verdict.REJECT, chair="bob", note="no",
-               expected_version=seen.version.token, expected_last=0)
+        decide(store, data, A, Submission(Verdict.REJECT, chair="bob", note="no",
+                                          expected_version=seen.version.token,
+                                          expected_last=0))
     with pytest.raises(ChairError, match="changed since the page was opened"):
-        decide(store, data, B, Verdict.REJECT, chair="bob", note="no",
-               expected_version="0:other:input-1", expected_last=0)
+        decide(store, data, B, Submission(Verdict.REJECT, chair="bob", note="no",
+                                          expected_version="0:other:input-1",
+                                          expected_last=0))
     with pytest.raises(ChairError, match="pass --revise"):
-        decide(store, data, A, Verdict.REJECT, chair="alice", note="changed my mind")
-    decide(store, data, A, Verdict.REJECT, chair="alice", note="changed my mind",
-           expected_last=first.id)  # a page that showed the latest decision may revise
+        decide(store, data, A, Submission(Verdict.REJECT, chair="alice", note="changed my mind"))
+    # a page that showed the latest decision may revise
+    decide(store, data, A, Submission(Verdict.REJECT, chair="alice", note="changed my mind",
+                                      expected_last=first.id))
     assert load_case(store, A).state == "chair_rejected"
     assert [d.decision for d in store.ac_decisions(A)] == ["accept", "reject"]  # both kept
 
@@ -146,9 +151,9 @@ def test_a_claimed_case_refuses_other_chairs_until_the_lease_ends(chair_data) ->
     assert claim(store, A, "bob", t0 + timedelta(minutes=1)) == "alice"
     assert [i.claimed_by for i in queue(store, state="claimed", at=t0)] == ["alice"]
     with pytest.raises(ChairError, match="claimed by alice"):
-        decide(store, data, A, Verdict.REJECT, chair="bob", note="no", at=t0)
+        decide(store, data, A, Submission(Verdict.REJECT, chair="bob", note="no"), at=t0)
     assert claim(store, A, "bob", t0 + timedelta(hours=1)) == "bob"  # alice's lease expired
-    d = decide(store, data, A, Verdict.ACCEPT, chair="bob", scores=GOOD,
+    d = decide(store, data, A, Submission(Verdict.ACCEPT, chair="bob", scores=GOOD),
                at=t0 + timedelta(hours=1, seconds=42))
     assert d.opened_at is not None and store.chair_claims(d.submitted_at) == {}
     stats = chair_stats(store)["chairs"]["bob"]
@@ -159,15 +164,15 @@ def test_a_claimed_case_refuses_other_chairs_until_the_lease_ends(chair_data) ->
 def test_only_cases_with_the_chair_can_be_decided(chair_data) -> None:
     data, store = chair_data
     with pytest.raises(ChairError, match="not with the Area Chair"):
-        decide(store, data, f"{TASK}::test_c", Verdict.REJECT, chair="a", note="x")
+        decide(store, data, f"{TASK}::test_c", Submission(Verdict.REJECT, chair="a", note="x"))
     with pytest.raises(ChairError, match="no case 'nope::x'"):
-        decide(store, data, "nope::x", Verdict.REJECT, chair="a", note="x")
+        decide(store, data, "nope::x", Submission(Verdict.REJECT, chair="a", note="x"))
 
 
 def test_lost_state_db_rebuilt_and_imported_gives_the_same_splits(chair_data) -> None:
     data, store = chair_data
-    decide(store, data, A, Verdict.ACCEPT, chair="alice", scores=GOOD)
-    decide(store, data, B, Verdict.REJECT, chair="bob", note="undocumented field")
+    decide(store, data, A, Submission(Verdict.ACCEPT, chair="alice", scores=GOOD))
+    decide(store, data, B, Submission(Verdict.REJECT, chair="bob", note="undocumented field"))
     publish_data(data, store)
     before = (data / "verified" / TASK / "task.json").read_bytes()
     store.close()
@@ -197,7 +202,7 @@ def test_a_bad_decisions_file_is_refused_whole(chair_data, tmp_path: Path) -> No
 def test_a_pipeline_upgrade_keeps_decisions_and_a_task_edit_ends_them(chair_data) -> None:
     data, store = chair_data
     store.upsert_task(TASK, content_hash="files-1")
-    decide(store, data, A, Verdict.ACCEPT, chair="alice", scores=GOOD)
+    decide(store, data, A, Submission(Verdict.ACCEPT, chair="alice", scores=GOOD))
     store.reset_task(TASK)  # new pipeline code: a new build hash, the same task files
     seed(store, data, input_hash="input-2")
     store.upsert_task(TASK, content_hash="files-1")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline import routing
 from pipeline.records import AlternativeRun, Evidence, Review, RouteDecision, RunResult, Scores
 from pipeline.rubric import load_rubric
-from pipeline.stages import routing
 
 RULES = load_rubric().routing  # the shipped rubric: accept_mean 7, spread 3, 5 rounds
 
@@ -17,8 +17,8 @@ def route_case(*args, **kw):
         "accept_mean", "conflict_spread", "failing_is_rejected")})
     if "max_rounds" in kw:
         rules = rules.model_copy(update={"max_refine_rounds": kw.pop("max_rounds")})
-    kw.setdefault("reviewers", 3)
-    return routing.route_case(*args, rules=rules, **kw)
+    panel = routing.Panel(rules, kw.pop("reviewers", 3))
+    return routing.route_case(*args, panel=panel, **kw)
 
 CASE = "t1::test_create_item"
 
@@ -198,7 +198,7 @@ def test_reviews_of_another_round_are_refused() -> None:
 
 
 def test_a_refine_that_changes_nothing_is_discarded_at_once() -> None:
-    from pipeline.stages.routing import unchanged_refine
+    from pipeline.routing import unchanged_refine
 
     low = route((6, 4, 4), round=1)
     assert low.route == "refine"
@@ -226,7 +226,7 @@ def test_reviewer_count_comes_from_the_caller() -> None:
 # --- human-written tests are not discarded for style alone ------------------------------------
 
 def test_human_test_with_kills_beyond_the_generated_suite_is_kept():
-    from pipeline.stages.routing import keep_human
+    from pipeline.routing import keep_human
 
     low = route((5, 5, 6), round=5)
     assert low.route == "discarded" and low.discard_reason == "low_quality"
@@ -240,7 +240,7 @@ def test_human_test_with_kills_beyond_the_generated_suite_is_kept():
 
 
 def test_human_test_failing_on_the_oracle_stays_discarded_and_says_how_it_ran():
-    from pipeline.stages.routing import keep_human
+    from pipeline.routing import keep_human
 
     failing = Evidence(case_id=CASE, round=5, runs=[RunResult(outcome="failed")])
     broken = route((9, 9, 9), round=5, evidence=failing)
@@ -255,7 +255,7 @@ def test_human_test_failing_on_the_oracle_stays_discarded_and_says_how_it_ran():
 
 
 def test_human_test_passing_on_the_oracle_is_never_discarded_by_the_reviewers():
-    from pipeline.stages.routing import keep_human
+    from pipeline.routing import keep_human
 
     low = route((5, 5, 6), round=5)
     verified = keep_human(low, "verified", [], shape_only=False)
@@ -269,7 +269,7 @@ def test_human_test_passing_on_the_oracle_is_never_discarded_by_the_reviewers():
 
 
 def test_human_test_low_only_on_style_is_kept():
-    from pipeline.stages.routing import keep_human
+    from pipeline.routing import keep_human
 
     style = [Review(case_id=CASE, round=5, reviewer=f"r{i}", rubric_hash="h",
                     scores=Scores(correctness=2, coverage=2, readability=0, relevance=1))
@@ -288,7 +288,7 @@ def test_human_test_low_only_on_style_is_kept():
 
 
 def test_accepted_human_test_that_checks_only_shape_goes_to_the_area_chair_on_verified():
-    from pipeline.stages.routing import keep_human
+    from pipeline.routing import keep_human
 
     accepted = route((8, 8, 7))
     assert accepted.route == "accepted"
@@ -391,3 +391,20 @@ def test_only_accepted_cases_are_reconsidered_and_other_suspects_do_not_count() 
     other_name = [on_suspect("passed", name="m2", case=f"t::q{i}") for i in range(10)]
     assert routing.route_with_suspects(accepted(), on_suspect("failed"), other_name,
                                        "verified") == accepted()
+
+
+def test_a_published_suite_failure_is_routed_by_the_one_decision_module() -> None:
+    """The published-suite check has no refine left: an oracle failure discards, an
+    alternative failure sends human work to the Area Chair on verified only."""
+    on_oracle = routing.published_route("c", 2, "verified", human=True,
+                                        oracle_failure="AssertionError: 3 != 4",
+                                        alternative_failure=None)
+    assert (on_oracle.route, on_oracle.discard_reason) == ("discarded", "fails_on_oracle")
+    assert "as its author ran it" in on_oracle.reason and "3 != 4" in on_oracle.reason
+    human = routing.published_route("c", 1, "verified", human=True, oracle_failure=None,
+                                    alternative_failure="fails on the alternative 'a'")
+    assert human.route == "area_chair" and human.reason.startswith(routing.OVER_SPECIFIED)
+    for split, is_human in (("train", True), ("verified", False)):
+        other = routing.published_route("c", 1, split, human=is_human, oracle_failure=None,
+                                        alternative_failure="fails on the alternative 'a'")
+        assert (other.route, other.discard_reason) == ("discarded", "over_specified")

@@ -8,7 +8,7 @@ import time
 import pytest
 from exec_helpers import ENV_BIN, make_oracle, pid_alive, wait_file
 
-from pipeline.execution import free_port, run_pytest, start_service
+from pipeline.execution import RunOptions, free_port, run_pytest, start_service
 from pipeline.execution.process import live_groups
 
 SUITE = '''
@@ -121,7 +121,7 @@ def test_never_reached():
 def test_hanging_test_is_timed_out_and_killed(tmp_path, service):
     target = _write(tmp_path / "hang", "test_hang.py", HANGING)
     t0 = time.monotonic()
-    run = run_pytest(target, service.base_url, timeout_s=4, grace_s=0.5)
+    run = run_pytest(target, service.base_url, timeout_s=4, options=RunOptions(grace_s=0.5))
     assert time.monotonic() - t0 < 15
     assert run.timed_out
     by_id = run.by_id()

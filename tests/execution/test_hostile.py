@@ -19,7 +19,14 @@ import pytest
 from exec_helpers import ENV_BIN, get_json, make_oracle, pid_alive, wait_file
 
 import pipeline
-from pipeline.execution import Sandbox, SandboxPolicy, free_port, run_pytest, start_service
+from pipeline.execution import (
+    RunOptions,
+    Sandbox,
+    SandboxPolicy,
+    free_port,
+    run_pytest,
+    start_service,
+)
 from pipeline.execution.sandbox import sandbox_mode
 
 pytestmark = pytest.mark.skipif(
@@ -53,16 +60,18 @@ def sandbox():
 @pytest.fixture
 def service(tmp_path, sandbox):
     oracle = make_oracle(tmp_path / "task")
-    with start_service(oracle, free_port(), ENV_BIN, 20, sandbox=sandbox) as svc:
+    with start_service(oracle, free_port(), ENV_BIN, 20,
+                       options=RunOptions(sandbox=sandbox)) as svc:
         yield svc
 
 
-def hostile(tmp_path: Path, service, body: str, timeout_s: float = 30, **kw):
+def hostile(tmp_path: Path, service, body: str, timeout_s: float = 30, extra_args=(), **kw):
     suite = tmp_path / "suite"
     suite.mkdir(exist_ok=True)
     (suite / "test_hostile.py").write_text(textwrap.dedent(body))
     kw.setdefault("sandbox", service.sandbox)
-    return run_pytest(suite, service.base_url, timeout_s, **kw)
+    return run_pytest(suite, service.base_url, timeout_s, extra_args=extra_args,
+                      options=RunOptions(**kw))
 
 
 def test_writes_outside_the_sandbox_land_nowhere(tmp_path, service):

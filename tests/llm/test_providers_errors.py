@@ -28,16 +28,20 @@ def _fail(fake, make_provider, name: str, kind: str, **kw) -> ProviderError:
     return info.value
 
 
+STATUS_FAULTS = {  # fault kind: (status, retryable, the error's kind)
+    "429": (429, True, "rate_limit"),
+    "500": (500, True, "server"),
+    "503": (503, True, "server"),
+    "529": (529, True, "overloaded"),
+    "400": (400, False, "bad_request"),
+    "401": (401, False, "auth"),
+}
+
+
 @pytest.mark.parametrize("name", PROVIDERS)
-@pytest.mark.parametrize("kind,status,retryable,label", [
-    ("429", 429, True, "rate_limit"),
-    ("500", 500, True, "server"),
-    ("503", 503, True, "server"),
-    ("529", 529, True, "overloaded"),
-    ("400", 400, False, "bad_request"),
-    ("401", 401, False, "auth"),
-])
-def test_status_faults_classified(fake, make_provider, name, kind, status, retryable, label):
+@pytest.mark.parametrize("kind", list(STATUS_FAULTS))
+def test_status_faults_classified(fake, make_provider, name, kind):
+    status, retryable, label = STATUS_FAULTS[kind]
     err = _fail(fake, make_provider, name, kind)
     assert (err.status, err.retryable, err.kind, err.provider) == (status, retryable, label, name)
     assert err.retry_after_s is None

@@ -17,7 +17,6 @@ from pydantic import BaseModel
 
 from pipeline.llm import make_providers
 from pipeline.llm.base import LLMRequest, Message
-from pipeline.llm.cache import query
 from pipeline.llm.client import Call, LLMClient
 from pipeline.llm.errors import ProviderError
 from pipeline.llm.schemas import ReviewOutput
@@ -200,8 +199,7 @@ def test_a_worker_queues_its_extra_calls_and_never_exceeds_its_limit(fake, make_
         done = client.complete_all(_distinct("openai", 3 * limit, "queued"))
         assert all(c.ok for c in done)
         assert fake.max_in_flight == {"openai": limit}
-        latencies = [r["latency_ms"] for r in query(
-            store, "SELECT latency_ms FROM llm_calls WHERE outcome = 'ok'")]
+        latencies = [r["latency_ms"] for r in store.llm_calls(outcome="ok")]
         assert len(latencies) == 3 * limit
         assert max(latencies) < 1000 * latency * 1.8, latencies
     finally:

@@ -21,7 +21,7 @@ from pipeline.offline.generate import conftest_source
 from pipeline.records import Evidence, RunResult, TestCase
 from pipeline.spec import load_spec
 from pipeline.stages.limits import RunLimits
-from pipeline.stages.mutate import mutate_round, round_reports, suite_mutation
+from pipeline.stages.mutate import RoundLedger, mutate_round, round_reports, suite_mutation
 from pipeline.store import Store
 from pipeline.suites import SuiteSources
 from pipeline.tasks import load_task
@@ -246,7 +246,7 @@ def test_round_kills_are_stored_as_evidence_and_merge_into_the_suite(tmp_path: P
             limits = RunLimits(mutation_cap=30, mutation_jobs=2, startup_timeout_s=20,
                                test_timeout_s=60)
             return mutate_round(task, items, SuiteSources(conftest_source(spec, 8999)), limits,
-                                store=store, input_hash="h", env_bin=Path(sys.executable).parent)
+                                ledger=RoundLedger(store, "h"), env_bin=Path(sys.executable).parent)
 
         updated = run(pairs)
         assert [ev.case_id for ev in updated] == [status.case_id, body.case_id]

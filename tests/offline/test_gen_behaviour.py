@@ -126,7 +126,7 @@ def test_no_assertion_inside_a_loop(task_dir: Path) -> None:
 @pytest.mark.parametrize("fault", FAULTS, ids=lambda f: f"{f.task}-{f.name}")
 def test_generated_suite_catches_realistic_fault(fault) -> None:
     """The suite generated from the README fails on a faulty copy of the oracle."""
-    from pipeline.offline.gen_run import run_generated
+    from pipeline.stages.generated_run import run_generated
 
     with tempfile.TemporaryDirectory() as tmp:
         task = apply_fault(ROOT, fault, Path(tmp))
@@ -139,7 +139,7 @@ def test_generated_suite_catches_realistic_fault(fault) -> None:
 @pytest.mark.parametrize("task", sorted({f"{f.root}/{f.task}" for f in FAULTS}))
 def test_generated_suite_passes_on_the_clean_oracle(task: str) -> None:
     """The same suites pass on the golden implementation, twice (once in reverse order)."""
-    from pipeline.offline.gen_run import first_error, run_generated
+    from pipeline.stages.generated_run import first_error, run_generated
 
     result = run_generated(ROOT / task, runs=2)
     failing = {n: first_error(result.outputs.get(n, "")) for n in result.failing()}

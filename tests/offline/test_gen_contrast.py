@@ -3,7 +3,7 @@ is no longer shape-only; without a documented value to check, the refusal stays 
 
 from __future__ import annotations
 
-from pipeline.offline import gen_fallback as fb
+from pipeline.offline import gen_fallback_calls as fc
 from pipeline.offline.gen_fallback_auth import without_token_lines
 from pipeline.offline.gen_fallback_contrast import malformed_then_valid
 from pipeline.offline.generate import generate_cases
@@ -135,7 +135,7 @@ def test_a_malformed_account_call_is_followed_by_a_token_that_opens_a_protected_
     for path in ("/auth/register", "/auth/token", "/auth/refresh"):
         lines = malformed_then_valid(spec, by_path[path])
         assert lines is not None, path
-        code = fb._function("test_x", "doc", lines)
+        code = fc.function_source("test_x", "doc", lines)
         assert code.index("data='{not json'") < code.index("refused = session.get(") \
             < code.index("registered = session.post(") < code.index("allowed = session.get(")
         assert 'headers={"Authorization": f"Bearer {token}"}' in code
@@ -148,7 +148,7 @@ def test_a_create_refused_without_token_is_sent_again_with_it_and_echoes_the_bod
     spec = _spec()
     create = next(e for e in spec.endpoints if (e.method, e.path) == ("POST", "/notes"))
     refused, control = without_token_lines(spec, create, auth=True)
-    code = fb._function("test_y", "doc", refused + control)
+    code = fc.function_source("test_y", "doc", refused + control)
     assert "response = session.post(f\"{base_url}/notes\", json=sent)" in code
     assert "control = session.post(f\"{base_url}/notes\", json=sent, headers=auth_headers)" \
         in code

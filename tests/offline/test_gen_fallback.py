@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.offline.gen_fallback import fill_uncovered, uncovered
+from pipeline.offline.gen_fallback import fill_uncovered
+from pipeline.offline.gen_fallback_calls import uncovered
 from pipeline.offline.generate import generate_cases
 from pipeline.records import AuthSpec, Endpoint, Spec, TestCase
 from pipeline.spec import load_spec
@@ -90,7 +91,7 @@ def test_generate_covers_every_endpoint_of_a_detail_poor_readme() -> None:
 @pytest.mark.slow
 def test_fallback_cases_pass_on_the_oracle() -> None:
     """A task most of whose endpoints document nothing: each has a case passing twice."""
-    from pipeline.offline.gen_run import first_error, run_generated
+    from pipeline.stages.generated_run import first_error, run_generated
 
     result = run_generated(PARCELS, runs=2)
     failing = {n: first_error(result.outputs.get(n, "")) for n in result.failing()}

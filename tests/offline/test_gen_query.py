@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import ast
 
-from pipeline.offline.gen_query import enum_values, skeleton, total_path
+from pipeline.offline.gen_query import enum_values, total_path
 from pipeline.offline.generate import generate_cases
+from pipeline.offline.schema_values import skeleton
 from pipeline.records import Param
 from pipeline.spec import extract_spec
 

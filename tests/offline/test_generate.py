@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.offline.generate import conftest_source, generate_cases, module_source
+from pipeline.offline.generate import conftest_source, generate_cases
 from pipeline.records import CATEGORIES, Endpoint, Spec
 from pipeline.spec import load_spec
+from pipeline.suites import module_source
 from pipeline.tasks import load_task
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,7 +117,7 @@ def test_conftest_auth_fixture_reads_documented_token_field() -> None:
 @pytest.mark.parametrize("task_dir", FIXTURES, ids=lambda p: p.name)
 def test_generate_unseen_tasks_pass_on_their_oracles(task_dir: Path) -> None:
     """Tasks the generator was never tuned on: most generated cases pass, twice."""
-    from pipeline.offline.gen_run import first_error, run_generated
+    from pipeline.stages.generated_run import first_error, run_generated
 
     result = run_generated(task_dir, runs=2)
     assert len(result.outcomes) == 2

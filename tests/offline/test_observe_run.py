@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.execution import free_port
-from pipeline.offline.gen_run import first_error, run_generated
 from pipeline.spec import load_spec
+from pipeline.stages.generated_run import first_error, run_generated
 from pipeline.stages.observe import observe_task
 from pipeline.tasks import load_task
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from tiny_store import build_tiny_data
 
 from pipeline.reports.figures import store_figures
-from pipeline.stages.publish import publish_data
+from pipeline.reports.release import publish_data
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from tiny_store import build_tiny_store
 
 from pipeline.rubric import DEFAULT_RUBRIC_PATH, from_text
-from pipeline.stages.build import BuildOptions, review_and_route
+from pipeline.stages.build import BuildOptions, BuildRun, review_and_route
 
 
 def rubric_with(old: str, new: str):
@@ -24,8 +24,9 @@ def test_changing_accept_mean_in_the_rubric_changes_what_is_accepted(tmp_path: P
              if c.name != "test_case_4"]  # not the conflict
 
     def routes(rubric) -> dict[str, str]:
-        return {c.case_id: review_and_route(c, spec, "", "verified", rubric, options,
-                                            store)[3].route for c in cases}
+        return {c.case_id: review_and_route(c, spec, "", "verified",
+                                            BuildRun(options, store, print, rubric))[3].route
+                for c in cases}
 
     shipped = routes(rubric_with("accept_mean: 7", "accept_mean: 7"))
     lenient = routes(rubric_with("accept_mean: 7", "accept_mean: 3"))
@@ -45,11 +46,13 @@ def test_max_refine_rounds_in_the_rubric_ends_refining(tmp_path: Path) -> None:
     spec = store.get_task("alpha").spec
     case = store.cases_for_round("alpha", 0)[0]
     strict = rubric_with("accept_mean: 7", "accept_mean: 10")
-    assert review_and_route(case, spec, "", "verified", strict, options, store)[3].route \
+    assert review_and_route(case, spec, "", "verified",
+                            BuildRun(options, store, print, strict))[3].route \
         == "refine"
     none_left = rubric_with("max_refine_rounds: 5", "max_refine_rounds: 0")
     none_left = none_left.model_copy(update={"routing": none_left.routing.model_copy(
         update={"accept_mean": 10.0})})
-    decision = review_and_route(case, spec, "", "verified", none_left, options, store)[3]
+    decision = review_and_route(case, spec, "", "verified",
+                                BuildRun(options, store, print, none_left))[3]
     assert (decision.route, decision.discard_reason) == ("discarded", "low_quality")
     store.close()

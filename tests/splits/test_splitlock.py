@@ -167,7 +167,7 @@ class NoWork:
 
 def test_build_of_a_moved_task_redoes_nothing_but_its_split_routes(tmp_path: Path) -> None:
     from pipeline.rubric import load_rubric
-    from pipeline.stages.build import BuildOptions, build_task, input_hash, prepare
+    from pipeline.stages.build import BuildOptions, BuildRun, build_task, input_hash, prepare
 
     data = tmp_path / "data"
     store = build_tiny_data(data)
@@ -178,8 +178,8 @@ def test_build_of_a_moved_task_redoes_nothing_but_its_split_routes(tmp_path: Pat
     reviews = store.all_reviews("alpha")
     options = BuildOptions(data_dir=data, backend=NoWork())
     said: list[str] = []
-    result = build_task(item, "train", extra, load_rubric(), options, store,
-                        lambda _task, message: said.append(message))
+    result = build_task(item, "train", BuildRun(
+        options, store, lambda _task, message: said.append(message), load_rubric(), extra))
     assert (result.state, result.split) == ("reused", "train")
     assert said == ["moved from verified to train: 1 case(s) routed anew, nothing else redone"]
     assert store.latest_cases("alpha") == cases and store.all_reviews("alpha") == reviews

@@ -13,8 +13,8 @@ import pytest
 
 from pipeline.execution import free_port
 from pipeline.execution.budget import cpu_budget, set_cpu_budget
+from pipeline.reports.release import publish_data
 from pipeline.stages.build import BuildOptions, build
-from pipeline.stages.publish import publish_data
 from pipeline.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.execution import free_port
+from pipeline.reports.release import publish_data
 from pipeline.shipped import shipped_files
 from pipeline.stages.build import BuildOptions, build
 from pipeline.stages.committed import CommittedError, index_row
-from pipeline.stages.publish import publish_data
 from pipeline.stages.split import SPLITS
 from pipeline.store import Store
 

@@ -14,9 +14,9 @@ from pipeline.records import (
     Scores,
     TestCase,
 )
+from pipeline.routing import Panel, keep_human, route_case
 from pipeline.rubric import load_rubric
 from pipeline.stages.human import beyond_generated, generated_kills, is_human
-from pipeline.stages.routing import keep_human, route_case
 from pipeline.store import Store
 
 
@@ -57,13 +57,13 @@ def test_poor_style_human_test_killing_a_mutant_the_generated_suite_misses_is_ke
     poor = _reviews(human.case_id, Scores(correctness=1, coverage=1, readability=0,
                                           relevance=1))
     rules = load_rubric().routing
-    discarded = route_case(evidence, poor, 5, "train", rules=rules, reviewers=3)
+    discarded = route_case(evidence, poor, 5, "train", panel=Panel(rules, 3))
     assert discarded.discard_reason == "low_quality"
     kept = keep_human(discarded, "train", beyond, poor, shape_only=False)
     assert (kept.route, kept.discard_reason) == ("accepted", None)
     assert "kills 1 mutant no accepted generated test kills (app.py:9:return:1)" in kept.reason
-    on_verified = keep_human(route_case(evidence, poor, 5, "verified", rules=rules,
-                                        reviewers=3), "verified", beyond, poor,
+    on_verified = keep_human(route_case(evidence, poor, 5, "verified",
+                                        panel=Panel(rules, 3)), "verified", beyond, poor,
                              shape_only=False)
     assert on_verified.route == "area_chair"
     store.close()

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from pipeline.execution.pytest_runner import TestRun, run_pytest
 from pipeline.records import RouteDecision, TestCase
+from pipeline.routing import PUBLISHED_FAILURE
 from pipeline.stages.published_check import (
-    REASON,
+    SuiteRunners,
     accepted_now,
     check_published_suite,
     shipped_nodeid,
@@ -55,18 +56,20 @@ def test_a_case_failing_only_in_the_published_suite_is_routed_away(tmp_path: Pat
     marker = tmp_path / "state.marker"
     store = _store(tmp_path, marker)
     reports: list[str] = []
-    dropped = check_published_suite(store, "t", SuiteSources(CONFTEST), _runner(marker),
+    dropped = check_published_suite(store, "t", SuiteSources(CONFTEST),
+                                    SuiteRunners(_runner(marker)),
                                     lambda task, msg: reports.append(msg))
     assert dropped == ["t::test_needs_empty"]
     route = store.latest_route("t::test_needs_empty")
     assert route is not None and route.route == "discarded"
     assert route.discard_reason == "fails_on_oracle"
-    assert route.reason.startswith(REASON) and "leftover" in route.reason
+    assert route.reason.startswith(PUBLISHED_FAILURE) and "leftover" in route.reason
     assert sorted(c.name for c in accepted_now(store, "t")) == ["test_alone", "test_writes"]
     assert reports == ["published suite: 1 case(s) fail on the oracle there and are not "
                        "published"]
     # a second check finds the remaining suite whole and changes nothing
-    assert check_published_suite(store, "t", SuiteSources(CONFTEST), _runner(marker)) == []
+    assert check_published_suite(store, "t", SuiteSources(CONFTEST),
+                                 SuiteRunners(_runner(marker))) == []
 
 
 def test_shipped_nodeids_follow_the_published_files() -> None:
@@ -81,7 +84,7 @@ def test_an_area_chair_accept_is_never_undone_by_the_check(tmp_path: Path) -> No
     """The chair-accepted case still runs in the published suite (it is published), but a
     failure there is reported, not turned into a discard over the human decision."""
     from pipeline.chair.core import Verdict
-    from pipeline.chair.service import decide
+    from pipeline.chair.service import Submission, decide
     from pipeline.records import Scores
 
     marker = tmp_path / "state.marker"
@@ -89,10 +92,12 @@ def test_an_area_chair_accept_is_never_undone_by_the_check(tmp_path: Path) -> No
     store.upsert_task("t", content_hash="files-1")
     store.save_route(RouteDecision(case_id="t::test_needs_empty", round=0, route="area_chair",
                                    reason="spread 4 > 3"))
-    decide(store, tmp_path, "t::test_needs_empty", Verdict.ACCEPT, chair="alice",
-           scores=Scores(correctness=3, coverage=2, readability=2, relevance=2))
+    decide(store, tmp_path, "t::test_needs_empty", Submission(
+        Verdict.ACCEPT, chair="alice",
+        scores=Scores(correctness=3, coverage=2, readability=2, relevance=2)))
     assert "test_needs_empty" in {c.name for c in accepted_now(store, "t")}
-    assert check_published_suite(store, "t", SuiteSources(CONFTEST), _runner(marker)) == []
+    assert check_published_suite(store, "t", SuiteSources(CONFTEST),
+                                 SuiteRunners(_runner(marker))) == []
     route = store.latest_route("t::test_needs_empty")
     assert route is not None and route.route == "area_chair"
     assert "test_needs_empty" in {c.name for c in accepted_now(store, "t")}

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.execution import free_port
+from pipeline.reports.release import publish_data
 from pipeline.shipped import Difference, compare_files, shipped_files, stale_lines
 from pipeline.stages.build import BuildOptions, build
-from pipeline.stages.publish import publish_data
 from pipeline.store import Store
 
 

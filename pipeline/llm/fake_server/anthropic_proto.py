@@ -66,6 +66,24 @@ def validate_messages(body: Any, problems: list[str], where: str = "") -> list[d
         problems.append(f"{where}max_tokens must be >= 1")
     if not body["messages"]:
         problems.append(f"{where}messages must not be empty")
+    ordered = _ordered_blocks(body, problems, where)
+    if sum(1 for b in ordered if b.get("cache_control")) > 4:
+        problems.append(f"{where}more than 4 cache_control breakpoints")
+    unknown = set(body) - PARAMS
+    if unknown:
+        problems.append(f"{where}unknown fields {sorted(unknown)}")
+    _check_tools(body, problems, where)
+    fmt = (body.get("output_config") or {}).get("format")
+    if fmt is not None and (fmt.get("type") != "json_schema"
+                            or not isinstance(fmt.get("schema"), dict)):
+        problems.append(f"{where}output_config.format must be {{type: json_schema, schema}}")
+    if body.get("stream"):
+        problems.append(f"{where}stream=true is not supported by the fake server")
+    return ordered
+
+
+def _ordered_blocks(body: dict, problems: list[str], where: str) -> list[dict]:
+    """System blocks, then each message's blocks, as the prompt cache sees them."""
     ordered: list[dict] = []
     system = body.get("system")
     if system is not None:
@@ -75,33 +93,25 @@ def validate_messages(body: Any, problems: list[str], where: str = "") -> list[d
             problems.append(f"{where}messages[{i}].role must be user or assistant")
             continue
         ordered += _blocks(msg.get("content"), f"{where}messages[{i}].", problems)
-    if sum(1 for b in ordered if b.get("cache_control")) > 4:
-        problems.append(f"{where}more than 4 cache_control breakpoints")
-    unknown = set(body) - PARAMS
-    if unknown:
-        problems.append(f"{where}unknown fields {sorted(unknown)}")
-    tools = body.get("tools") or []
+    return ordered
+
+
+def _check_tools(body: dict, problems: list[str], where: str) -> None:
+    """Tool definitions, and a forced tool_choice that names one of them."""
     names = set()
-    for i, tool in enumerate(tools):
+    for i, tool in enumerate(body.get("tools") or []):
         if not isinstance(tool, dict) or not isinstance(tool.get("name"), str) \
                 or not isinstance(tool.get("input_schema"), dict):
             problems.append(f"{where}tools[{i}] needs name and input_schema")
         else:
             names.add(tool["name"])
     choice = body.get("tool_choice")
-    if choice is not None:
-        if not isinstance(choice, dict) or choice.get("type") not in ("auto", "any", "tool",
-                                                                       "none"):
-            problems.append(f"{where}tool_choice.type invalid")
-        elif choice["type"] == "tool" and choice.get("name") not in names:
-            problems.append(f"{where}tool_choice names an undefined tool")
-    fmt = (body.get("output_config") or {}).get("format")
-    if fmt is not None and (fmt.get("type") != "json_schema"
-                            or not isinstance(fmt.get("schema"), dict)):
-        problems.append(f"{where}output_config.format must be {{type: json_schema, schema}}")
-    if body.get("stream"):
-        problems.append(f"{where}stream=true is not supported by the fake server")
-    return ordered
+    if choice is None:
+        return
+    if not isinstance(choice, dict) or choice.get("type") not in ("auto", "any", "tool", "none"):
+        problems.append(f"{where}tool_choice.type invalid")
+    elif choice["type"] == "tool" and choice.get("name") not in names:
+        problems.append(f"{where}tool_choice names an undefined tool")
 
 
 def message(fake: Any, body: dict, ordered: list[dict], fault: Fault | None) -> dict:
@@ -221,24 +231,28 @@ def handle(fake: Any, rec: Recorded, headers: dict, raw: bytes, query: str) -> R
     if failed is not None:
         return failed
     parts = rec.path.strip("/").split("/")  # v1 messages batches {id} [results|cancel]
-    with fake._lock:
+    with fake.lock:
         if len(parts) == 3 and rec.method == "POST":
             return _create_batch(fake, rec)
         b = fake.state["anthropic_batches"].get(parts[3]) if len(parts) > 3 else None
         if b is None:
             return error_reply(404, "not_found", message="no such message batch")
-        tail = parts[4] if len(parts) > 4 else ""
-        if tail == "cancel" and rec.method == "POST":
-            if b["processing_status"] == "in_progress":
-                b["processing_status"] = "canceling"
-                b["cancel_initiated_at"] = _iso(datetime.now(UTC))
-            return Reply(200, _batch_obj(fake, b))
-        if tail == "results":
-            if b["processing_status"] != "ended":
-                return error_reply(404, "not_found", message="batch has not ended")
-            return Reply(200, raw=b["results"], content_type="application/binary")
-        if b["processing_status"] in ("in_progress", "canceling"):
-            b["polls"] += 1
-            if b["polls"] > fake.batch_polls or b["processing_status"] == "canceling":
-                _finish(fake, b)
+        return _batch_request(fake, rec, b, parts[4] if len(parts) > 4 else "")
+
+
+def _batch_request(fake: Any, rec: Recorded, b: dict, tail: str) -> Reply:
+    """Cancel, results or a poll of an existing batch (a poll may finish it)."""
+    if tail == "cancel" and rec.method == "POST":
+        if b["processing_status"] == "in_progress":
+            b["processing_status"] = "canceling"
+            b["cancel_initiated_at"] = _iso(datetime.now(UTC))
         return Reply(200, _batch_obj(fake, b))
+    if tail == "results":
+        if b["processing_status"] != "ended":
+            return error_reply(404, "not_found", message="batch has not ended")
+        return Reply(200, raw=b["results"], content_type="application/binary")
+    if b["processing_status"] in ("in_progress", "canceling"):
+        b["polls"] += 1
+        if b["polls"] > fake.batch_polls or b["processing_status"] == "canceling":
+            _finish(fake, b)
+    return Reply(200, _batch_obj(fake, b))

@@ -79,7 +79,7 @@ def apply_fault(rec: Recorded, fault: Fault | None,
 
 
 def new_id(prefix: str, fake: Any) -> str:
-    with fake._lock:
+    with fake.lock:
         fake.state["seq"] = fake.state.get("seq", 0) + 1
         return f"{prefix}{fake.state['seq']:06d}"
 

@@ -72,6 +72,12 @@ def validate_generate(body: Any, problems: list[str], where: str = "") -> list[s
     if not isinstance(config, dict):
         problems.append(f"{where}generationConfig must be an object")
         return texts
+    _check_config(config, problems, where)
+    return texts
+
+
+def _check_config(config: dict, problems: list[str], where: str) -> None:
+    """generationConfig: known keys, a schema only with JSON output, sane limits."""
     unknown = set(config) - GEN_CONFIG_KEYS
     if unknown:
         problems.append(f"{where}unknown generationConfig fields {sorted(unknown)}")
@@ -89,7 +95,6 @@ def validate_generate(body: Any, problems: list[str], where: str = "") -> list[s
     temp = config.get("temperature")
     if temp is not None and not (isinstance(temp, int | float) and 0 <= temp <= 2):
         problems.append(f"{where}temperature must be within [0, 2]")
-    return texts
 
 
 def generate(fake: Any, body: dict, model: str, texts: list[str], fault: Fault | None) -> dict:
@@ -199,22 +204,27 @@ def handle(fake: Any, rec: Recorded, headers: dict, raw: bytes, query: str) -> R
     failed = apply_fault(rec, fault, error_reply)
     if failed is not None:
         return failed
-    with fake._lock:
+    with fake.lock:
         if model_match:
             return _create_batch(fake, rec, model_match.group(2))
         b = fake.state["gemini_batches"].get(f"batches/{batch_match.group(2)}")
         if b is None:
             return error_reply(404, "not_found", message="no such batch")
-        if batch_match.group(3) == "cancel" and rec.method == "POST":
-            if b["output"] is None:
-                b.update(state="BATCH_STATE_CANCELLED", output={}, endTime=_now())
-            return Reply(200, {})
-        if rec.method == "DELETE":
-            fake.state["gemini_batches"].pop(b["name"], None)
-            return Reply(200, {})
+        return _batch_request(fake, rec, b, batch_match.group(3))
+
+
+def _batch_request(fake: Any, rec: Recorded, b: dict, action: str | None) -> Reply:
+    """Cancel, delete or a poll of an existing batch (a poll may finish it)."""
+    if action == "cancel" and rec.method == "POST":
         if b["output"] is None:
-            b["polls"] += 1
-            b["state"] = "BATCH_STATE_RUNNING"
-            if b["polls"] > fake.batch_polls:
-                _finish(fake, b)
-        return Reply(200, _operation(b))
+            b.update(state="BATCH_STATE_CANCELLED", output={}, endTime=_now())
+        return Reply(200, {})
+    if rec.method == "DELETE":
+        fake.state["gemini_batches"].pop(b["name"], None)
+        return Reply(200, {})
+    if b["output"] is None:
+        b["polls"] += 1
+        b["state"] = "BATCH_STATE_RUNNING"
+        if b["polls"] > fake.batch_polls:
+            _finish(fake, b)
+    return Reply(200, _operation(b))

@@ -52,13 +52,7 @@ def _text_of(content: Any) -> str:
 def validate_chat(body: Any, problems: list[str], where: str = "") -> None:
     if not check_fields(body, {"model": str, "messages": list}, problems, where):
         return
-    if not body["messages"]:
-        problems.append(f"{where}messages must not be empty")
-    for i, msg in enumerate(body["messages"]):
-        if not isinstance(msg, dict) or msg.get("role") not in ROLES:
-            problems.append(f"{where}messages[{i}] has no valid role")
-        elif "content" not in msg and msg.get("role") != "assistant":
-            problems.append(f"{where}messages[{i}] has no content")
+    _check_messages(body["messages"], problems, where)
     for key in ("max_tokens", "max_completion_tokens"):
         if key in body and (not isinstance(body[key], int) or body[key] < 1):
             problems.append(f"{where}{key} must be a positive integer")
@@ -67,18 +61,32 @@ def validate_chat(body: Any, problems: list[str], where: str = "") -> None:
         problems.append(f"{where}temperature must be within [0, 2]")
     fmt = body.get("response_format")
     if fmt is not None:
-        kind = fmt.get("type") if isinstance(fmt, dict) else None
-        if kind not in ("text", "json_object", "json_schema"):
-            problems.append(f"{where}response_format.type invalid: {kind!r}")
-        elif kind == "json_schema":
-            spec = fmt.get("json_schema") or {}
-            if not isinstance(spec.get("name"), str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}",
-                                                                        spec.get("name", "")):
-                problems.append(f"{where}response_format.json_schema.name invalid")
-            if not isinstance(spec.get("schema"), dict):
-                problems.append(f"{where}response_format.json_schema.schema missing")
+        _check_response_format(fmt, problems, where)
     if body.get("stream"):
         problems.append(f"{where}stream=true is not supported by the fake server")
+
+
+def _check_messages(messages: list, problems: list[str], where: str) -> None:
+    if not messages:
+        problems.append(f"{where}messages must not be empty")
+    for i, msg in enumerate(messages):
+        if not isinstance(msg, dict) or msg.get("role") not in ROLES:
+            problems.append(f"{where}messages[{i}] has no valid role")
+        elif "content" not in msg and msg.get("role") != "assistant":
+            problems.append(f"{where}messages[{i}] has no content")
+
+
+def _check_response_format(fmt: Any, problems: list[str], where: str) -> None:
+    kind = fmt.get("type") if isinstance(fmt, dict) else None
+    if kind not in ("text", "json_object", "json_schema"):
+        problems.append(f"{where}response_format.type invalid: {kind!r}")
+    elif kind == "json_schema":
+        spec = fmt.get("json_schema") or {}
+        if not isinstance(spec.get("name"), str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}",
+                                                                    spec.get("name", "")):
+            problems.append(f"{where}response_format.json_schema.name invalid")
+        if not isinstance(spec.get("schema"), dict):
+            problems.append(f"{where}response_format.json_schema.schema missing")
 
 
 def chat_completion(fake: Any, body: dict, fault: Fault | None) -> dict:
@@ -210,27 +218,7 @@ def _create_batch(fake: Any, rec: Recorded) -> Reply:
         rec.problems.append(f"unsupported endpoint {body['endpoint']!r}")
     if body["completion_window"] != "24h":
         rec.problems.append("completion_window must be '24h'")
-    items: list[dict] = []
-    seen: set[str] = set()
-    for n, line in enumerate((f or {"data": b""})["data"].decode().splitlines()):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError:
-            rec.problems.append(f"line {n + 1} is not JSON")
-            continue
-        where = f"line {n + 1}: "
-        if not check_fields(item, {"custom_id": str, "method": str, "url": str, "body": dict},
-                            rec.problems, where):
-            continue
-        if item["custom_id"] in seen:
-            rec.problems.append(f"{where}duplicate custom_id {item['custom_id']!r}")
-        seen.add(item["custom_id"])
-        if item["method"] != "POST" or item["url"] != body["endpoint"]:
-            rec.problems.append(f"{where}method/url must be POST {body['endpoint']}")
-        validate_chat(item["body"], rec.problems, where)
-        items.append(item)
+    items = _batch_items((f or {"data": b""})["data"], body["endpoint"], rec.problems)
     rec.custom_ids = [i["custom_id"] for i in items]
     if rec.problems:
         return error_reply(400, "invalid_request", message="; ".join(rec.problems[:5]))
@@ -246,6 +234,32 @@ def _create_batch(fake: Any, rec: Recorded) -> Reply:
     return Reply(200, _batch_obj(b))
 
 
+def _batch_items(data: bytes, endpoint: str, problems: list[str]) -> list[dict]:
+    """The well-formed request lines of a batch input file; the rest become problems."""
+    items: list[dict] = []
+    seen: set[str] = set()
+    for n, line in enumerate(data.decode().splitlines()):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            problems.append(f"line {n + 1} is not JSON")
+            continue
+        where = f"line {n + 1}: "
+        if not check_fields(item, {"custom_id": str, "method": str, "url": str, "body": dict},
+                            problems, where):
+            continue
+        if item["custom_id"] in seen:
+            problems.append(f"{where}duplicate custom_id {item['custom_id']!r}")
+        seen.add(item["custom_id"])
+        if item["method"] != "POST" or item["url"] != endpoint:
+            problems.append(f"{where}method/url must be POST {endpoint}")
+        validate_chat(item["body"], problems, where)
+        items.append(item)
+    return items
+
+
 def handle(fake: Any, rec: Recorded, headers: dict, raw: bytes, query: str) -> Reply:
     path, method = rec.path, rec.method
     if path in ENDPOINTS and method == "POST":
@@ -259,35 +273,44 @@ def handle(fake: Any, rec: Recorded, headers: dict, raw: bytes, query: str) -> R
     if failed is not None:
         return failed
     parts = path.strip("/").split("/")  # v1, files|batches, id?, content|cancel?
-    with fake._lock:
+    with fake.lock:
         if parts[1] == "files":
-            if method == "POST" and len(parts) == 2:
-                fields = parse_multipart(headers.get("content-type", ""), raw)
-                purpose = fields.get("purpose", b"").decode()
-                if "file" not in fields or purpose != "batch":
-                    rec.problems.append("multipart upload needs 'file' and purpose=batch")
-                    return error_reply(400, "invalid_request", message=rec.problems[-1])
-                return Reply(200, _file_obj(_store_file(fake, fields["file"], purpose,
-                                                        "batch.jsonl")))
-            f = fake.state["files"].get(parts[2]) if len(parts) > 2 else None
-            if f is None:
-                return error_reply(404, "not_found", message="no such file")
-            if len(parts) == 4 and parts[3] == "content":
-                return Reply(200, raw=f["data"], content_type="application/octet-stream")
-            return Reply(200, _file_obj(f))
-        if method == "POST" and len(parts) == 2:
-            return _create_batch(fake, rec)
-        b = fake.state["openai_batches"].get(parts[2]) if len(parts) > 2 else None
-        if b is None:
-            return error_reply(404, "not_found", message="no such batch")
-        if len(parts) == 4 and parts[3] == "cancel" and method == "POST":
-            if b["status"] not in ("completed", "failed", "expired"):
-                b["status"] = "cancelled"
-            return Reply(200, _batch_obj(b))
-        if b["status"] in ("validating", "in_progress"):
-            b["_polls"] += 1
-            b["status"] = "in_progress"
-            b["in_progress_at"] = b["in_progress_at"] or int(time.time())
-            if b["_polls"] > fake.batch_polls:
-                _finish_batch(fake, b)
+            return _files(fake, rec, headers.get("content-type", ""), raw, parts)
+        return _batches(fake, rec, parts)
+
+
+def _files(fake: Any, rec: Recorded, content_type: str, raw: bytes, parts: list[str]) -> Reply:
+    """Upload (POST /v1/files), metadata and content of stored files."""
+    if rec.method == "POST" and len(parts) == 2:
+        fields = parse_multipart(content_type, raw)
+        purpose = fields.get("purpose", b"").decode()
+        if "file" not in fields or purpose != "batch":
+            rec.problems.append("multipart upload needs 'file' and purpose=batch")
+            return error_reply(400, "invalid_request", message=rec.problems[-1])
+        return Reply(200, _file_obj(_store_file(fake, fields["file"], purpose, "batch.jsonl")))
+    f = fake.state["files"].get(parts[2]) if len(parts) > 2 else None
+    if f is None:
+        return error_reply(404, "not_found", message="no such file")
+    if len(parts) == 4 and parts[3] == "content":
+        return Reply(200, raw=f["data"], content_type="application/octet-stream")
+    return Reply(200, _file_obj(f))
+
+
+def _batches(fake: Any, rec: Recorded, parts: list[str]) -> Reply:
+    """Create, cancel and poll batches; a poll past `fake.batch_polls` finishes the batch."""
+    if rec.method == "POST" and len(parts) == 2:
+        return _create_batch(fake, rec)
+    b = fake.state["openai_batches"].get(parts[2]) if len(parts) > 2 else None
+    if b is None:
+        return error_reply(404, "not_found", message="no such batch")
+    if len(parts) == 4 and parts[3] == "cancel" and rec.method == "POST":
+        if b["status"] not in ("completed", "failed", "expired"):
+            b["status"] = "cancelled"
         return Reply(200, _batch_obj(b))
+    if b["status"] in ("validating", "in_progress"):
+        b["_polls"] += 1
+        b["status"] = "in_progress"
+        b["in_progress_at"] = b["in_progress_at"] or int(time.time())
+        if b["_polls"] > fake.batch_polls:
+            _finish_batch(fake, b)
+    return Reply(200, _batch_obj(b))

@@ -8,6 +8,7 @@ Gemini's OpenAPI subset (upper-case types, `nullable`), and Anthropic's transfor
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
 Choice = Literal["min", "max", "mid"]
@@ -79,12 +80,13 @@ def example(
     if not isinstance(schema, dict) or depth > 20:
         return None
     root = schema if root is None else root
+
+    def nested(sub: Any) -> Any:
+        return example(sub, choice=choice, root=root, depth=depth + 1)
+
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = target.get(part, {}) if isinstance(target, dict) else {}
-        return example(target, choice=choice, root=root, depth=depth + 1)
+        return nested(_resolve_ref(root, ref))
     schema = _constraints_from_description(schema)
     if schema.get("nullable") is True:
         return None
@@ -92,41 +94,70 @@ def example(
         return schema["const"]
     if schema.get("enum"):
         return schema["enum"][0]
+    inner = _combined(schema)
+    if inner is not _NOT_COMBINED:
+        return nested(inner)
+    kind = _kind(schema)
+    if kind == "object":
+        return {name: nested(sub) for name, sub in (schema.get("properties") or {}).items()}
+    if kind == "array":
+        item = nested(schema.get("items") or {})
+        return [item for _ in range(_array_length(schema, choice))]
+    return _SCALARS.get(kind, _text)(schema, choice)
+
+
+_NOT_COMBINED = object()  # `_combined`: the schema has no anyOf/oneOf/allOf to follow
+_NULL = {"type": "null"}
+
+
+def _resolve_ref(root: dict, ref: str) -> Any:
+    """The schema a local `#/...` reference points at ({} where the path breaks)."""
+    target: Any = root
+    for part in ref[2:].split("/"):
+        target = target.get(part, {}) if isinstance(target, dict) else {}
+    return target
+
+
+def _combined(schema: dict) -> Any:
+    """The one schema an anyOf/oneOf (first option) or allOf (parts merged) stands for."""
     for key in ("anyOf", "oneOf"):
         options = schema.get(key)
         if options:
             if any(str(o.get("type", "")).lower() == "null" for o in options):
-                return None  # the minimal value of an optional field
-            return example(options[0], choice=choice, root=root, depth=depth + 1)
+                return _NULL  # the minimal value of an optional field
+            return options[0]
     if schema.get("allOf"):
         merged: dict = {}
         for part in schema["allOf"]:
             merged.update(part)
-        return example(merged, choice=choice, root=root, depth=depth + 1)
+        return merged
+    return _NOT_COMBINED
+
+
+def _kind(schema: dict) -> str:
+    """The lower-case type name: the first non-null of a type list, else guessed."""
     kind = schema.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if str(k).lower() != "null"), "null")
-    kind = str(kind).lower() if kind else ("object" if "properties" in schema else "string")
-    if kind == "object":
-        props = schema.get("properties") or {}
-        return {
-            name: example(sub, choice=choice, root=root, depth=depth + 1)
-            for name, sub in props.items()
-        }
-    if kind == "array":
-        n = int(schema.get("minItems") or 0)
-        if choice != "min" and n == 0:
-            n = 1
-        if schema.get("maxItems") is not None:
-            n = min(n, int(schema["maxItems"]))
-        item = example(schema.get("items") or {}, choice=choice, root=root, depth=depth + 1)
-        return [item for _ in range(n)]
-    if kind == "integer":
-        return _number(schema, True, choice)
-    if kind == "number":
-        return _number(schema, False, choice)
-    if kind == "boolean":
-        return choice != "min"
-    if kind == "null":
-        return None
+    return str(kind).lower() if kind else ("object" if "properties" in schema else "string")
+
+
+def _array_length(schema: dict, choice: Choice) -> int:
+    n = int(schema.get("minItems") or 0)
+    if choice != "min" and n == 0:
+        n = 1
+    if schema.get("maxItems") is not None:
+        n = min(n, int(schema["maxItems"]))
+    return n
+
+
+def _text(schema: dict, choice: Choice) -> str:
     return _string(schema)
+
+
+_SCALARS: dict[str, Callable[[dict, Choice], Any]] = {
+    "integer": lambda schema, choice: _number(schema, True, choice),
+    "number": lambda schema, choice: _number(schema, False, choice),
+    "boolean": lambda schema, choice: choice != "min",
+    "null": lambda schema, choice: None,
+}

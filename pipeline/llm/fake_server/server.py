@@ -58,7 +58,6 @@ class FakeProviderServer:
         *,
         int_choice: Choice = "min",
         batch_polls: int = 1,
-        openai_json_schema: bool = True,
         host: str = "127.0.0.1",
         latency_s: float = 0.0,
         call_log: str | None = None,
@@ -71,7 +70,8 @@ class FakeProviderServer:
         self.latency_s = latency_s  # every model call waits this long (a provider's latency)
         self.int_choice = int_choice
         self.batch_polls = batch_polls  # retrieves that still report "running" before done
-        self.openai_json_schema = openai_json_schema  # False: refuse it, like llama.cpp
+        # False: refuse json_schema response formats, like llama.cpp (a test sets it after start)
+        self.openai_json_schema = True
         self.faults = FaultScript()
         self.requests: list[Recorded] = []
         self.state: dict[str, Any] = {"files": {}, "openai_batches": {}, "anthropic_batches": {},
@@ -79,7 +79,8 @@ class FakeProviderServer:
         self._seen_prefixes: set[str] = set()
         self._in_flight: dict[str, int] = {}
         self.max_in_flight: dict[str, int] = {}  # per provider: model calls open at once
-        self._lock = threading.RLock()
+        # public: the protocol modules hold it while they read or change `state`
+        self.lock = threading.RLock()
         self._host = host
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -106,7 +107,7 @@ class FakeProviderServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
-        with self._lock:  # a handler still running must not write to a closed descriptor
+        with self.lock:  # a handler still running must not write to a closed descriptor
             if self._call_log is not None:
                 os.close(self._call_log)
                 self._call_log = None
@@ -143,7 +144,7 @@ class FakeProviderServer:
                                endpoint=endpoint)
 
     def calls(self, provider: str | None = None) -> list[Recorded]:
-        with self._lock:
+        with self.lock:
             return [r for r in self.requests
                     if r.endpoint == "call" and provider in (None, r.provider)]
 
@@ -151,17 +152,17 @@ class FakeProviderServer:
     def invalid(self) -> list[Recorded]:
         """Requests that broke their protocol (not the ones cut short by a client that went
         away mid-request: see `cut`)."""
-        with self._lock:
+        with self.lock:
             return [r for r in self.requests if r.problems and r.endpoint != "cut"]
 
     @property
     def cut(self) -> list[Recorded]:
         """Requests whose body never fully arrived (the client was killed or hung up)."""
-        with self._lock:
+        with self.lock:
             return [r for r in self.requests if r.endpoint == "cut"]
 
     def reset(self) -> None:
-        with self._lock:
+        with self.lock:
             self.requests.clear()
             self._seen_prefixes.clear()
             self.max_in_flight.clear()
@@ -181,7 +182,7 @@ class FakeProviderServer:
         if not prefix:
             return 0
         digest = hashlib.sha256(f"{provider}\0{prefix}".encode()).hexdigest()
-        with self._lock:
+        with self.lock:
             if digest in self._seen_prefixes:
                 return tokens(prefix)
             self._seen_prefixes.add(digest)
@@ -189,19 +190,19 @@ class FakeProviderServer:
 
     def opened(self, provider: str, step: int) -> None:
         """Count a model call in (+1) or out (-1); keeps the most open at once."""
-        with self._lock:
+        with self.lock:
             now = self._in_flight.get(provider, 0) + step
             self._in_flight[provider] = now
             self.max_in_flight[provider] = max(now, self.max_in_flight.get(provider, 0))
 
     def log_call(self, provider: str, arrived: float) -> None:
         line = f"{arrived:.6f} {time.time():.6f} {provider}\n".encode()
-        with self._lock:
+        with self.lock:
             if self._call_log is not None:
                 os.write(self._call_log, line)
 
     def record(self, rec: Recorded) -> Recorded:
-        with self._lock:
+        with self.lock:
             rec.index = len(self.requests)
             self.requests.append(rec)
         return rec
@@ -223,6 +224,16 @@ def _is_model_call(path: str) -> bool:
     """Chat, responses, messages and generateContent requests (not batch or file ones)."""
     return path in ("/v1/chat/completions", "/v1/responses", "/v1/messages") \
         or path.endswith(":generateContent")
+
+
+def _parse_body(raw: bytes, content_type: str) -> tuple[Any, list[str]]:
+    """The JSON body (None if not JSON) and the problem a broken one makes."""
+    if not raw or "json" not in content_type:
+        return None, []
+    try:
+        return json.loads(raw), []
+    except json.JSONDecodeError as exc:
+        return None, [f"body is not JSON: {exc}"]
 
 
 class _Server(ThreadingHTTPServer):
@@ -260,46 +271,50 @@ class _Handler(BaseHTTPRequestHandler):
                 headers={}, body=None, problems=[f"body cut short: {len(raw)} of {length} bytes"]))
             self.close_connection = True
             return
-        headers = {k.lower(): v for k, v in self.headers.items()}
         split = urlsplit(self.path)
-        if "key=" in (split.query or "") and "x-goog-api-key" not in headers:
-            headers["x-goog-api-key"] = "<query>"
+        headers = self._request_headers(split.query)
         route = _route(method, split.path, headers)
         if route is None:
             self._send(Reply(404, {"error": {"message": f"no route {method} {split.path}"}}))
             return
         provider, handle = route
-        content_type = headers.get("content-type", "")
-        body: Any = None
-        problems: list[str] = []
-        if raw and "json" in content_type:
-            try:
-                body = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                problems.append(f"body is not JSON: {exc}")
+        body, problems = _parse_body(raw, headers.get("content-type", ""))
         rec = Recorded(
             index=0, provider=provider, endpoint="call", method=method, path=split.path,
             headers={k: ("<present>" if k in _SECRET_HEADERS else v) for k, v in headers.items()},
             body=body, problems=problems,
         )
         self.fake.record(rec)  # recorded on arrival: a client that gave up still counts
-        model_call = _is_model_call(split.path)
+        reply = self._answer(handle, rec, headers, raw, split.query)
+        rec.status = reply.status
+        self._send(reply)
+        if _is_model_call(split.path):
+            self.fake.log_call(provider, arrived)
+
+    def _request_headers(self, query: str) -> dict[str, str]:
+        """Lower-cased headers; a `key=` query counts as Gemini's key header for routing."""
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        if "key=" in (query or "") and "x-goog-api-key" not in headers:
+            headers["x-goog-api-key"] = "<query>"
+        return headers
+
+    def _answer(self, handle: Any, rec: Recorded, headers: dict[str, str], raw: bytes,
+                query: str) -> Reply:
+        """The protocol handler's reply, counted in flight (and delayed) if a model call."""
+        model_call = _is_model_call(rec.path)
         if model_call:
-            self.fake.opened(provider, +1)
+            self.fake.opened(rec.provider, +1)
         try:
             if self.fake.latency_s > 0 and model_call:
                 time.sleep(self.fake.latency_s)
-            reply = handle(self.fake, rec, headers, raw, split.query)
+            reply = handle(self.fake, rec, headers, raw, query)
         except Exception as exc:  # a bug in the fake itself: report it as a 500
             reply = Reply(500, {"error": {"message": f"fake server error: {exc!r}"}})
             rec.problems.append(f"fake server exception: {exc!r}")
         finally:
             if model_call:
-                self.fake.opened(provider, -1)
-        rec.status = reply.status
-        self._send(reply)
-        if model_call:
-            self.fake.log_call(provider, arrived)
+                self.fake.opened(rec.provider, -1)
+        return reply
 
     def _send(self, reply: Reply) -> None:
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):

@@ -41,68 +41,90 @@ class Handler(BaseHTTPRequestHandler):
 
     def route(self, method):
         path = self.path.split("?")[0].rstrip("/")
+        handler = self.ROUTES.get((method, path))
+        if handler is not None:
+            return handler(self)
         m = re.fullmatch(r"/api/v1/parcels/(\d+)(/pickup)?", path)
-        if method == "GET" and path == "/api/v1/health":
-            return self.send(200, {"status": "ok"})
-        if method == "POST" and path == "/api/v1/auth/register":
-            b = self.body()
-            if b is None:
-                return self.send(400, {"error": "invalid_json"})
-            name, pw = b.get("username"), b.get("password")
-            if not isinstance(name, str) or not 3 <= len(name) <= 20 or not isinstance(
-                    pw, str) or len(pw) < 8:
-                return self.send(422, {"error": "validation_failed"})
-            if name in USERS:
-                return self.send(409, {"error": "username_taken"})
-            USERS[name] = {"id": NEXT["user"], "password": pw}
-            NEXT["user"] += 1
-            return self.send(201, {"id": USERS[name]["id"], "username": name})
-        if method == "POST" and path == "/api/v1/auth/login":
-            b = self.body()
-            if b is None:
-                return self.send(400, {"error": "invalid_json"})
-            if not b.get("username") or not b.get("password"):
-                return self.send(422, {"error": "validation_failed"})
-            u = USERS.get(b["username"])
-            if u is None or u["password"] != b["password"]:
-                return self.send(401, {"error": "bad_credentials"})
-            token = secrets.token_hex(8)
-            TOKENS[token] = b["username"]
-            return self.send(200, {"access_token": token, "token_type": "bearer"})
-        if path == "/api/v1/parcels" and method == "POST":
-            if self.user() is None:
-                return self.send(401, {"error": "unauthorized"})
-            b = self.body()
-            if b is None:
-                return self.send(400, {"error": "invalid_json"})
-            r, size = b.get("recipient"), b.get("size", "small")
-            if not isinstance(r, str) or not 1 <= len(r) <= 50 or size not in ("small", "large"):
-                return self.send(422, {"error": "validation_failed"})
-            p = {"id": NEXT["parcel"], "recipient": r, "size": size, "status": "waiting"}
-            NEXT["parcel"] += 1
-            PARCELS[p["id"]] = p
-            return self.send(201, p)
-        if path == "/api/v1/parcels" and method == "GET":
-            items = list(PARCELS.values())
-            return self.send(200, {"items": items, "total": len(items)})
         if m and not m.group(2) and method in ("GET", "DELETE"):
-            if method == "DELETE" and self.user() is None:
-                return self.send(401, {"error": "unauthorized"})
-            p = PARCELS.get(int(m.group(1)))
-            if p is None:
-                return self.send(404, {"error": "not_found"})
-            if method == "DELETE":
-                del PARCELS[p["id"]]
-                return self.send(200, {"message": "removed"})
-            return self.send(200, p)
+            return self.parcel(method, m.group(1))
         if m and m.group(2) and method == "POST":
-            p = PARCELS.get(int(m.group(1)))
-            if p is None:
-                return self.send(404, {"error": "not_found"})
-            p["status"] = "picked_up"
-            return self.send(200, p)
+            return self.pickup(m.group(1))
         known = path in ("/api/v1/parcels", "/api/v1/health") or m
         return self.send(405 if known else 404, {"error": "not_found"})
+
+    def health(self):
+        return self.send(200, {"status": "ok"})
+
+    def register(self):
+        b = self.body()
+        if b is None:
+            return self.send(400, {"error": "invalid_json"})
+        name, pw = b.get("username"), b.get("password")
+        if not isinstance(name, str) or not 3 <= len(name) <= 20 or not isinstance(
+                pw, str) or len(pw) < 8:
+            return self.send(422, {"error": "validation_failed"})
+        if name in USERS:
+            return self.send(409, {"error": "username_taken"})
+        USERS[name] = {"id": NEXT["user"], "password": pw}
+        NEXT["user"] += 1
+        return self.send(201, {"id": USERS[name]["id"], "username": name})
+
+    def login(self):
+        b = self.body()
+        if b is None:
+            return self.send(400, {"error": "invalid_json"})
+        if not b.get("username") or not b.get("password"):
+            return self.send(422, {"error": "validation_failed"})
+        u = USERS.get(b["username"])
+        if u is None or u["password"] != b["password"]:
+            return self.send(401, {"error": "bad_credentials"})
+        token = secrets.token_hex(8)
+        TOKENS[token] = b["username"]
+        return self.send(200, {"access_token": token, "token_type": "bearer"})
+
+    def create_parcel(self):
+        if self.user() is None:
+            return self.send(401, {"error": "unauthorized"})
+        b = self.body()
+        if b is None:
+            return self.send(400, {"error": "invalid_json"})
+        r, size = b.get("recipient"), b.get("size", "small")
+        if not isinstance(r, str) or not 1 <= len(r) <= 50 or size not in ("small", "large"):
+            return self.send(422, {"error": "validation_failed"})
+        p = {"id": NEXT["parcel"], "recipient": r, "size": size, "status": "waiting"}
+        NEXT["parcel"] += 1
+        PARCELS[p["id"]] = p
+        return self.send(201, p)
+
+    def list_parcels(self):
+        items = list(PARCELS.values())
+        return self.send(200, {"items": items, "total": len(items)})
+
+    def parcel(self, method, parcel_id):
+        if method == "DELETE" and self.user() is None:
+            return self.send(401, {"error": "unauthorized"})
+        p = PARCELS.get(int(parcel_id))
+        if p is None:
+            return self.send(404, {"error": "not_found"})
+        if method == "DELETE":
+            del PARCELS[p["id"]]
+            return self.send(200, {"message": "removed"})
+        return self.send(200, p)
+
+    def pickup(self, parcel_id):
+        p = PARCELS.get(int(parcel_id))
+        if p is None:
+            return self.send(404, {"error": "not_found"})
+        p["status"] = "picked_up"
+        return self.send(200, p)
+
+    ROUTES = {
+        ("GET", "/api/v1/health"): health,
+        ("POST", "/api/v1/auth/register"): register,
+        ("POST", "/api/v1/auth/login"): login,
+        ("POST", "/api/v1/parcels"): create_parcel,
+        ("GET", "/api/v1/parcels"): list_parcels,
+    }
 
     def do_GET(self):
         self.route("GET")

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pipeline.cli import DataOpt, JsonOpt, built_state_db, emit_json, fail, state_db
+from pipeline.cli.common import DataOpt, JsonOpt, built_state_db, emit_json, fail, state_db
+
+if TYPE_CHECKING:
+    from pipeline.records import Evidence
+    from pipeline.spec.passages import Passage
 
 chair_app = typer.Typer(no_args_is_help=True, help="Area Chair review sessions: queue, show, "
                         "decide, export/import, users, stats, and the web app.")
@@ -23,8 +27,8 @@ def _store(data: Path):
 
 def _publish(data: Path, store) -> str:
     from pipeline.chair.core import ChairError
+    from pipeline.reports.release import publish_data
     from pipeline.stages.committed import CommittedError
-    from pipeline.stages.publish import publish_data
 
     try:
         written = publish_data(data, store)
@@ -87,36 +91,47 @@ def show_cmd(case: Annotated[str, typer.Argument(metavar="CASE")], as_json: Json
     typer.echo(f"triage: {info['triage']}")
     typer.echo(view.case.code.rstrip())
     for p in passages:
-        if p.kind == "endpoint":
-            typer.echo(f"README on {p.about} (lines {p.lines[0][0]}-{p.lines[-1][0]}):")
-            typer.echo("  " + p.text.replace("\n", "\n  "))
-        elif not p.stated:
-            typer.echo(f"README on {p.about}: not stated")
-        elif p.within:
-            typer.echo(f"README on {p.about}: line {p.lines[0][0]}, in {', '.join(p.within)}")
-        else:
-            more = f" (and {p.more} more)" if p.more else ""
-            typer.echo(f"README on {p.about}: " + "; ".join(
-                f"line {n}: {t.strip()}" for n, t in p.lines) + more)
+        typer.echo(_passage_text(p))
     for r in view.reviews:
         total = r.scores.total if r.scores else "failed"
         typer.echo(f"- {r.reviewer}: {total} {r.scores.model_dump() if r.scores else ''} "
                    f"{r.rationale}")
     if view.evidence:
-        runs = ", ".join(x.outcome for x in view.evidence.runs)
-        m = view.evidence.mutation
-        kills = f"; kills {len(m.killed)} of {m.valid} mutants" if m else ""
-        typer.echo(f"oracle runs: {runs}; requests {', '.join(view.evidence.requests)}{kills}")
-        for alt in view.evidence.alternatives:
-            last = (alt.output.strip().splitlines() or [""])[-1][:160]
-            kind = "model-written (a suspect)" if alt.suspect else "alternative"
-            typer.echo(f"{kind} {alt.name}: {alt.outcome}" + (f" ({last})" if last else ""))
+        for line in _evidence_lines(view.evidence):
+            typer.echo(line)
     if info["decision"]:
         d = info["decision"]
         typer.echo(f"decided: {d['decision']} by {d['chair']} at {d['submitted_at']} {d['note']}")
     for d in info["stale"]:
         typer.echo(f"stale: {d['decision']} by {d['chair']} on round {d['round']} of an "
                    f"earlier version ({d['submitted_at']}); not applied")
+
+
+def _passage_text(p: Passage) -> str:
+    """What the README says on one thing a case asserts (a `chair.service` passage)."""
+    if p.kind == "endpoint":
+        return (f"README on {p.about} (lines {p.lines[0][0]}-{p.lines[-1][0]}):\n"
+                + "  " + p.text.replace("\n", "\n  "))
+    if not p.stated:
+        return f"README on {p.about}: not stated"
+    if p.within:
+        return f"README on {p.about}: line {p.lines[0][0]}, in {', '.join(p.within)}"
+    more = f" (and {p.more} more)" if p.more else ""
+    return f"README on {p.about}: " + "; ".join(
+        f"line {n}: {t.strip()}" for n, t in p.lines) + more
+
+
+def _evidence_lines(evidence: Evidence) -> list[str]:
+    """The oracle runs, requests and kills of a case version, then each alternative's run."""
+    runs = ", ".join(x.outcome for x in evidence.runs)
+    m = evidence.mutation
+    kills = f"; kills {len(m.killed)} of {m.valid} mutants" if m else ""
+    lines = [f"oracle runs: {runs}; requests {', '.join(evidence.requests)}{kills}"]
+    for alt in evidence.alternatives:
+        last = (alt.output.strip().splitlines() or [""])[-1][:160]
+        kind = "model-written (a suspect)" if alt.suspect else "alternative"
+        lines.append(f"{kind} {alt.name}: {alt.outcome}" + (f" ({last})" if last else ""))
+    return lines
 
 
 @chair_app.command("decide")
@@ -136,14 +151,14 @@ def decide_cmd(
 ) -> None:
     """Decide one case; the splits are rewritten at once (refine: the next build refines)."""
     from pipeline.chair.core import ChairError, parse_decision
-    from pipeline.chair.service import decide, rubric_ranges
+    from pipeline.chair.service import Submission, decide, rubric_ranges
 
     name = chair or os.environ.get("USER") or "chair"
     with _store(data) as store:
         try:
             verdict, scores, note = parse_decision(accept, reject, refine, rubric_ranges())
-            d = decide(store, data, case, verdict, chair=name, scores=scores, note=note,
-                       revise=revise)
+            d = decide(store, data, case, Submission(verdict, chair=name, scores=scores,
+                                                     note=note, revise=revise))
         except ChairError as exc:
             fail(str(exc))
         published = _publish(data, store)

@@ -7,10 +7,12 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.execution import scratch_prefix
+from pipeline.execution import ensure_task_env, free_port, run_pytest, scratch_prefix, start_service
+from pipeline.execution.budget import cpu_slot
 from pipeline.offline.generate import generate_cases
 from pipeline.records import TestCase
 from pipeline.spec import load_spec
+from pipeline.stages.observe import observe_task
 from pipeline.suites import conftest_source, module_source
 from pipeline.tasks import load_task
 
@@ -48,10 +50,6 @@ def run_generated(task_dir: Path, runs: int = 2, cache_dir: Path | None = None,
 
     Every other run writes the module in reverse order, so order dependence shows up too.
     """
-    from pipeline.execution import ensure_task_env, free_port, run_pytest, start_service
-    from pipeline.execution.budget import cpu_slot
-    from pipeline.stages.observe import observe_task
-
     task = load_task(task_dir)
     spec = load_spec(task.readme)
     spec.observed = observe_task(task, spec, 60.0, cache_dir)  # as the build does

@@ -39,21 +39,62 @@ _OUTPUT_CHARS = 160
 OVER_SPECIFIED = "over-specified"  # how a route's reason starts when an alternative stopped it
 
 
+@dataclass(frozen=True)
+class Panel:
+    """What every case of a build is routed by: the rubric's routing block and how many
+    reviews the backend gives each case version."""
+
+    rules: Routing
+    reviewers: int
+
+
 def route_case(
     evidence: Evidence | None,
     reviews: list[Review],
     round: int,
     split: str,
     *,
-    rules: Routing,
-    reviewers: int,
+    panel: Panel,
     human: bool = False,
 ) -> RouteDecision:
     """Route one case version from its oracle evidence and its reviews (see module doc);
-    `rules` is the rubric's routing block, `reviewers` how many reviews the backend gives,
-    `human` whether the case is human-written (imported from the task's tests)."""
-    max_rounds, accept_mean = rules.max_refine_rounds, rules.accept_mean
-    conflict_spread = rules.conflict_spread
+    `panel` holds the rubric's routing block and how many reviews the backend gives, `human`
+    whether the case is human-written (imported from the task's tests)."""
+    case_id = _checked_case_id(evidence, reviews, round, split)
+    valid = _latest_valid(reviews)
+    totals = [r.scores.total for r in valid if r.scores is not None]
+    verdict = _Verdict(case_id, round, panel.rules.max_refine_rounds,
+                       mean=sum(totals) / len(totals) if totals else None,
+                       spread=max(totals) - min(totals) if totals else None)
+    return (_execution_gate(evidence, split, human, panel.rules, verdict)
+            or _by_reviews(reviews, totals, split, panel, verdict))
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """Writes one case version's decision: its id, round, and the reviews' mean and spread."""
+
+    case_id: str
+    round: int
+    max_rounds: int
+    mean: float | None
+    spread: int | None
+
+    @property
+    def last_round(self) -> bool:
+        return self.round >= self.max_rounds
+
+    @property
+    def none_left(self) -> str:
+        return f"no refine left (round {self.round} of {self.max_rounds})"
+
+    def __call__(self, route: str, reason: str, discard: str | None = None) -> RouteDecision:
+        return RouteDecision(case_id=self.case_id, round=self.round, route=route, reason=reason,
+                             discard_reason=discard, mean=self.mean, spread=self.spread)
+
+
+def _checked_case_id(evidence: Evidence | None, reviews: list[Review], round: int,
+                     split: str) -> str:
     if split not in ("verified", "train"):
         raise ValueError(f"route a case with its resolved split (verified|train), not {split!r}")
     case_id = evidence.case_id if evidence is not None else _case_id(reviews)
@@ -61,55 +102,53 @@ def route_case(
         if (r.case_id, r.round) != (case_id, round):
             raise ValueError(f"review of {r.case_id} round {r.round} given for {case_id} "
                              f"round {round}")
-    valid = _latest_valid(reviews)
-    totals = [r.scores.total for r in valid if r.scores is not None]
-    mean = sum(totals) / len(totals) if totals else None
-    spread = max(totals) - min(totals) if totals else None
-    last_round = round >= max_rounds
+    return case_id
 
-    def decide(route: str, reason: str, discard: str | None = None) -> RouteDecision:
-        return RouteDecision(case_id=case_id, round=round, route=route, reason=reason,
-                             discard_reason=discard, mean=mean, spread=spread)
 
+def _execution_gate(evidence: Evidence | None, split: str, human: bool, rules: Routing,
+                    decide: _Verdict) -> RouteDecision | None:
+    """Step 1: a failure on the oracle, then a failure on an alternative (None: neither)."""
     failure = _oracle_failure(evidence) if rules.failing_is_rejected else None
     if failure is not None:
-        if last_round:
-            return decide("discarded", f"{failure}; no refine left (round {round} of "
-                          f"{max_rounds})", "fails_on_oracle")
+        if decide.last_round:
+            return decide("discarded", f"{failure}; {decide.none_left}", "fails_on_oracle")
         return decide("refine", failure)
-
     over = alternative_failure(evidence)
-    if over is not None:
-        if human and split == "verified":
-            return decide("area_chair", f"{over}; a human-written test: the Area Chair decides "
-                          "whether the document states what it asserts")
-        if human or last_round:
-            left = "train split has no Area Chair" if human else \
-                f"no refine left (round {round} of {max_rounds})"
-            return decide("discarded", f"{over}; {left}", "over_specified")
-        return decide("refine", over)
+    if over is None:
+        return None
+    if human and split == "verified":
+        return decide("area_chair", f"{over}; a human-written test: the Area Chair decides "
+                      "whether the document states what it asserts")
+    if human or decide.last_round:
+        left = "train split has no Area Chair" if human else decide.none_left
+        return decide("discarded", f"{over}; {left}", "over_specified")
+    return decide("refine", over)
 
-    if len(valid) < reviewers:
-        why = _invalid_reason(reviews, len(valid), reviewers)
+
+def _by_reviews(reviews: list[Review], totals: list[int], split: str, panel: Panel,
+                decide: _Verdict) -> RouteDecision:
+    """Steps 2 to 4: enough valid reviews, their agreement, then their mean."""
+    rules = panel.rules
+    n_valid = len(_latest_valid(reviews))
+    if n_valid < panel.reviewers:
+        why = _invalid_reason(reviews, n_valid, panel.reviewers)
         if split == "verified":
             return decide("area_chair", why)
         return decide("discarded", f"{why}; train split has no Area Chair", "invalid")
-
     shown = ", ".join(str(t) for t in totals)
-    if max(totals) - min(totals) > conflict_spread:
-        why = f"spread {max(totals) - min(totals)} > {conflict_spread} (totals {shown})"
+    if max(totals) - min(totals) > rules.conflict_spread:
+        why = f"spread {max(totals) - min(totals)} > {rules.conflict_spread} (totals {shown})"
         if split == "verified":
             return decide("area_chair", why)
         return decide("discarded", f"{why}; train split has no Area Chair", "conflict")
-
+    accept_mean = rules.accept_mean
     average = sum(totals) / len(totals)
     if sum(totals) >= accept_mean * len(totals) - 1e-9:  # exact for integer totals
         return decide("accepted", f"mean {_num(average, accept_mean)} >= {_num(accept_mean)} "
                       f"(totals {shown})")
     why = f"mean {_num(average, accept_mean)} < {_num(accept_mean)} (totals {shown})"
-    if last_round:
-        return decide("discarded", f"{why}; no refine left (round {round} of {max_rounds})",
-                      "low_quality")
+    if decide.last_round:
+        return decide("discarded", f"{why}; {decide.none_left}", "low_quality")
     return decide("refine", why)
 
 
@@ -126,14 +165,13 @@ class CaseFacts:
 
 
 def decide(evidence: Evidence | None, reviews: list[Review], round: int, split: str, *,
-           rules: Routing, reviewers: int, facts: CaseFacts = CaseFacts()) -> RouteDecision:
+           panel: Panel, facts: CaseFacts = CaseFacts()) -> RouteDecision:
     """The one decision of a case version's route: the build, `resplit` and every other
     writer of a route come here. `route_case` from the evidence and the reviews, then in
     order: a refine that changed nothing discards (`unchanged_refine`), human work is kept
     (`keep_human`), a credible model-written implementation sends to review
     (`route_with_suspects`)."""
-    decision = route_case(evidence, reviews, round, split, rules=rules, reviewers=reviewers,
-                          human=facts.human)
+    decision = route_case(evidence, reviews, round, split, panel=panel, human=facts.human)
     if facts.refine_unchanged and decision.route == "refine":
         decision = unchanged_refine(decision, evidence)
     if facts.human:
@@ -142,6 +180,34 @@ def decide(evidence: Evidence | None, reviews: list[Review], round: int, split: 
     if facts.suspect_others is not None:
         decision = route_with_suspects(decision, evidence, facts.suspect_others, split)
     return decision
+
+
+PUBLISHED_FAILURE = ("fails on the oracle when run as the published suite (passes in the build "
+                     "runs: it depends on state or on the cases run before it)")
+PUBLISHED_HUMAN_FAILURE = ("fails on the oracle when run as the published suite (its file alone "
+                           "against a fresh oracle, in file order, as its author ran it)")
+
+
+def published_route(case_id: str, round: int, split: str, *, human: bool,
+                    oracle_failure: str | None, alternative_failure: str | None
+                    ) -> RouteDecision:
+    """The route of an accepted case that fails once its suite is written out as published
+    (no refine is left there): on the oracle it is discarded; passing on the oracle and
+    failing on an alternative, a human-written one goes to the Area Chair on verified and any
+    other is discarded as over-specified."""
+    if oracle_failure is not None:
+        return RouteDecision(case_id=case_id, round=round, route="discarded",
+                             discard_reason="fails_on_oracle",
+                             reason=f"{PUBLISHED_HUMAN_FAILURE if human else PUBLISHED_FAILURE}: "
+                                    f"{oracle_failure}")
+    reason = (f"{OVER_SPECIFIED} in the published suite: passes on the oracle, "
+              f"{alternative_failure}")
+    if human and split == "verified":
+        return RouteDecision(case_id=case_id, round=round, route="area_chair",
+                             reason=f"{reason}; a human-written test: the Area Chair decides "
+                                    "whether the document states what it asserts")
+    return RouteDecision(case_id=case_id, round=round, route="discarded",
+                         discard_reason="over_specified", reason=reason)
 
 
 def unchanged_refine(decision: RouteDecision, evidence: Evidence | None) -> RouteDecision:

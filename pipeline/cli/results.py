@@ -1,6 +1,4 @@
-"""CLI commands for split membership and what a build publishes about itself: `resplit`,
-`calibrate`, `report`, `export`. Registered on `pipeline.cli.app` when that module loads;
-kept apart so cli.py stays short."""
+"""What a build produced: publish, reliability, ledger, resplit, export, report, calibrate."""
 
 from __future__ import annotations
 
@@ -9,7 +7,101 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli import DataOpt, JsonOpt, app, built_state_db, emit_json, fail, state_db
+from pipeline.cli.common import DataOpt, JsonOpt, app, built_state_db, emit_json, fail, state_db
+from pipeline.tasks import TaskError
+
+
+@app.command()
+def reliability(
+    as_json: JsonOpt = False,
+    split: Annotated[str, typer.Option(help="verified, train or all.")] = "verified",
+    round: Annotated[int | None, typer.Option("--round", min=0, help="One round only.")] = None,
+    by_rubric: Annotated[bool, typer.Option("--by-rubric", help="Alpha per rubric version.")
+                         ] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap intervals.")] = 0,
+    resamples: Annotated[int, typer.Option(min=1, help="Bootstrap resamples.")] = 1000,
+    data: DataOpt = Path("data"),
+) -> None:
+    """Reviewer agreement: Krippendorff's alpha with 95% intervals, pairwise, shares, offsets."""
+    from pipeline.reports.figures import figure_lines, store_figures
+    from pipeline.stages.taskstate import raw_ids
+    from pipeline.store import Store
+
+    built_state_db(data)
+    with Store.open(state_db(data)) as store:
+        try:
+            result = store_figures(store, split, round, by_rubric=by_rubric, seed=seed,
+                                   resamples=resamples, tasks=raw_ids(data))
+        except ValueError as exc:
+            fail(str(exc))
+    if as_json:
+        emit_json(result)
+        return
+    for line in figure_lines(result):
+        typer.echo(line)
+
+
+@app.command()
+def ledger(as_json: JsonOpt = False, data: DataOpt = Path("data")) -> None:
+    """Model calls, tokens and cost per provider, model and stage."""
+    from pipeline.llm.ledger import format_ledger, ledger_summary
+    from pipeline.store import Store
+
+    built_state_db(data)
+    with Store.open(state_db(data)) as store:
+        summary = ledger_summary(store)
+    if as_json:
+        emit_json(summary)
+    else:
+        typer.echo(format_ledger(summary))
+
+
+@app.command()
+def publish(
+    data: DataOpt = Path("data"),
+    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 naming each "
+                                        "committed output that differs from the store's.")
+                     ] = False,
+    only: Annotated[list[str] | None, typer.Option(
+        "--task", help="With --check: check only this task's outputs (repeatable).")] = None,
+) -> None:
+    """Rewrite data/verified, data/train and decisions.jsonl from the store (no execution,
+    no model calls); a task the store has not built keeps its committed output."""
+    from pipeline.chair.core import ChairError
+    from pipeline.reports.release import publish_data
+    from pipeline.shipped import check_outputs, check_verdict
+    from pipeline.stages.committed import CommittedError
+    from pipeline.stages.selection import select_tasks
+    from pipeline.store import Store
+
+    if only and not check:
+        fail("--task narrows --check; without --check, publish writes every task the store "
+             "has built (and keeps the others' committed outputs)")
+    try:
+        if only:
+            select_tasks(data / "raw", only)  # an unknown --task names itself
+    except TaskError as exc:
+        fail(str(exc))
+    built_state_db(data)
+    with Store.open(state_db(data)) as store:
+        try:
+            if check:
+                result = check_outputs(data, store, only)
+            else:
+                written = publish_data(data, store)
+        except (ChairError, CommittedError) as exc:
+            fail(str(exc))
+    if not check:
+        typer.echo(f"wrote {written['verified']} verified and {written['train']} train task(s)")
+        return
+    lines, error = check_verdict(result, f"`repogenesis publish --data {data}`", str(data))
+    for line in lines:
+        typer.echo(line, err=True)
+    if error is not None:
+        fail(error)
+    typer.echo(f"committed outputs in {data} are up to date")
+
+
 
 
 @app.command()
