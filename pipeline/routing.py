@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.records import Evidence, Review, RouteDecision
+from pipeline.records import Evidence, Review, RouteDecision, TestCase
 from pipeline.rubric import Routing
 
 _OUTPUT_CHARS = 160
@@ -208,6 +208,17 @@ def published_route(case_id: str, round: int, split: str, *, human: bool,
                                     "whether the document states what it asserts")
     return RouteDecision(case_id=case_id, round=round, route="discarded",
                          discard_reason="over_specified", reason=reason)
+
+
+def chair_refine_route(case: TestCase, before: RouteDecision | None, *, chair: str, note: str,
+                       unchanged: bool, evidence: Evidence | None) -> RouteDecision:
+    """The route of a case version an Area Chair sent back with `note`: refined with it, or
+    discarded at once when the refine handed back the very same test (`unchanged_refine`)."""
+    base = before or RouteDecision(case_id=case.case_id, round=case.round, route="area_chair",
+                                   reason="")
+    route = base.model_copy(update={"route": "refine", "discard_reason": None,
+                                    "reason": f"Area Chair {chair}: {note}"})
+    return unchanged_refine(route, evidence) if unchanged else route
 
 
 def unchanged_refine(decision: RouteDecision, evidence: Evidence | None) -> RouteDecision:

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pipeline.chair.service import CaseView, task_views
-from pipeline.records import Evidence, Review, RouteDecision, TestCase
-from pipeline.routing import unchanged_refine
+from pipeline.records import Evidence, Review, TestCase
+from pipeline.routing import chair_refine_route
 from pipeline.store import Store, TaskRow
 
 PUBLISHED = ("accepted", "chair_accepted")
@@ -66,13 +66,12 @@ def apply_refines(store: Store, task: TaskRow, refine: Callable[[TestCase, Evide
         reviews = store.reviews_for(view.case.case_id, view.case.round)
         note = view.decision.note if view.decision else ""
         refined = refine(view.case, evidence, reviews, note)
-        base = view.route or RouteDecision(case_id=view.case.case_id, round=view.case.round,
-                                           route="area_chair", reason="")
-        route = base.model_copy(update={
-            "route": "refine", "discard_reason": None,
-            "reason": f"Area Chair {view.decision.chair if view.decision else '?'}: {note}"})
-        if (refined.code, refined.prelude) == (view.case.code, view.case.prelude):
-            route, refined = unchanged_refine(route, evidence), None
+        unchanged = (refined.code, refined.prelude) == (view.case.code, view.case.prelude)
+        route = chair_refine_route(view.case, view.route,
+                                   chair=view.decision.chair if view.decision else "?",
+                                   note=note, unchanged=unchanged, evidence=evidence)
+        if unchanged:
+            refined = None
         with store.transaction():
             store.save_route(route)
             if refined is not None:

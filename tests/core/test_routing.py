@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from pipeline import routing
-from pipeline.records import AlternativeRun, Evidence, Review, RouteDecision, RunResult, Scores
+from pipeline.records import (
+    AlternativeRun,
+    Evidence,
+    Review,
+    RouteDecision,
+    RunResult,
+    Scores,
+    TestCase,
+)
 from pipeline.rubric import load_rubric
 
 RULES = load_rubric().routing  # the shipped rubric: accept_mean 7, spread 3, 5 rounds
@@ -408,3 +416,15 @@ def test_a_published_suite_failure_is_routed_by_the_one_decision_module() -> Non
         other = routing.published_route("c", 1, split, human=is_human, oracle_failure=None,
                                         alternative_failure="fails on the alternative 'a'")
         assert (other.route, other.discard_reason) == ("discarded", "over_specified")
+
+
+def test_a_chair_refine_is_routed_by_the_one_decision_module() -> None:
+    case = TestCase(case_id=CASE, task_id="t1", round=2, category="api_compliance",
+                    name="test_create_item", code="def test_create_item():\n    assert 1\n")
+    sent = routing.chair_refine_route(case, None, chair="alice", note="assert the id",
+                                      unchanged=False, evidence=None)
+    assert (sent.route, sent.round, sent.reason) == ("refine", 2, "Area Chair alice: assert the id")
+    same = routing.chair_refine_route(case, sent, chair="alice", note="assert the id",
+                                      unchanged=True, evidence=passed(2))
+    assert (same.route, same.discard_reason) == ("discarded", "low_quality")
+    assert same.reason.endswith("the refiner could not change the test")
