@@ -319,7 +319,9 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str,
         if not pending:
             continue
         report(task.id, f"round {rnd}: {len(pending)} case(s)")
-        to_run = [c for c in pending if store.evidence_for(c.case_id, rnd) is None]
+        # the round's evidence is read once and kept up to date here as each stage stores it
+        held = {c.case_id: store.evidence_for(c.case_id, rnd) for c in pending}
+        to_run = [c for c in pending if held[c.case_id] is None]
         options.tick("execute", 0, len(to_run))
         options.tick("review", 0, len(pending))
         evidence = execute_cases(task.oracle_dir, env.bin if env else None, to_run, sources,
@@ -329,13 +331,18 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str,
         with store.transaction():
             for ev in evidence:
                 store.save_evidence(ev)
+        held.update((ev.case_id, ev) for ev in evidence)
         options.tick("execute", len(to_run), 0)
-        mutate(task, pending, digest, sources, env.bin if env else None, run)
-        options.backend.prefetch_reviews(
-            [(c, store.evidence_for(c.case_id, rnd)) for c in pending], spec, readme, rubric)
+        held.update((ev.case_id, ev) for ev in mutate(
+            task, [(c, held[c.case_id]) for c in pending], digest, sources,
+            env.bin if env else None, run))
+        round_evidence = [held[c.case_id] for c in pending]
+        options.backend.prefetch_reviews(list(zip(pending, round_evidence, strict=True)), spec,
+                                         readme, rubric)
         ctx = RoundContext(spec, readme, split, rubric, routing_rules(rubric, options),
                            options.backend.reviewer_count)
-        decided = review_round(pending, ctx, options.backend, store)  # one batch of calls
+        decided = review_round(pending, ctx, options.backend, store,  # one batch of calls
+                               round_evidence)
         accepted = accepted_evidence(decided, store, task.id) if suspects else None
         refining = [d for d in decided if d[3].route == "refine"]
         if refining:
@@ -343,6 +350,7 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str,
                                              spec, readme)
         refines = refine_round(decided, ctx, options.backend)  # then the refines together
         generated = generated_kills(store, task.id, decided)
+        outcomes = []
         for (case, evidence, reviews, _), refined in zip(decided, refines, strict=True):
             unchanged = refined is not None \
                 and (refined.code, refined.prelude) == (case.code, case.prelude)
@@ -355,10 +363,9 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str,
                 [ev for cid, ev in accepted.items() if cid != case.case_id])
             decision = decide(evidence, reviews, case.round, split,
                               panel=Panel(ctx.rules, ctx.reviewers), facts=facts)
-            if unchanged:
-                refined = None
-            save_outcome(case, reviews, decision, refined, store)
-            options.tick("review", 1, 0)
+            outcomes.append((case, reviews, decision, None if unchanged else refined))
+        save_outcomes(outcomes, store)  # the round's reviews, routes and refines: one write
+        options.tick("review", len(outcomes), 0)
     # the files publish writes, run once: a case failing only there is not published
     runners = SuiteRunners(oracle_runner(task.oracle_dir, env.bin if env else None,
                                          options.limits),
@@ -367,20 +374,20 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str,
     return _counts(store, task.id)
 
 
-def mutate(task: RawTask, pending: list[TestCase], digest: str, sources: SuiteSources,
-           env_bin: Path | None, run: BuildRun) -> None:
-    """Mutant kills of the round's passing cases, stored with their evidence (see
-    `stages.mutate`)."""
+def mutate(task: RawTask, pending: list[tuple[TestCase, Evidence | None]], digest: str,
+           sources: SuiteSources, env_bin: Path | None, run: BuildRun) -> list[Evidence]:
+    """Mutant kills of the round's passing cases (each with its evidence), stored with their
+    evidence and returned (see `stages.mutate`)."""
     options, store = run.options, run.store
-    todo = [(c, ev) for c in pending
-            if awaits_mutants(ev := store.evidence_for(c.case_id, c.round))]
+    todo = [(c, ev) for c, ev in pending if ev is not None and awaits_mutants(ev)]
     if options.mutation_cap <= 0 or not todo:
-        return
+        return []
     run.report(task.id, f"mutants: {len(todo)} case(s) against up to {options.mutation_cap}")
     options.tick("mutate", 0, len(todo))
-    mutate_round(task, todo, sources, options.limits, ledger=RoundLedger(store, digest),
-                 env_bin=env_bin)
+    updated = mutate_round(task, todo, sources, options.limits,
+                           ledger=RoundLedger(store, digest), env_bin=env_bin)
     options.tick("mutate", len(todo), 0)
+    return updated
 
 
 def _routed(store: Store, case: TestCase) -> bool:
@@ -398,15 +405,19 @@ def review_and_route(
     return review_round([case], ctx, options.backend, run.store)[0]
 
 
-def save_outcome(case: TestCase, reviews: list[Review], decision: RouteDecision,
-                 refined: TestCase | None, store: Store) -> None:
-    """Reviews, route and the refined version land together or not at all."""
+Outcome = tuple[TestCase, list[Review], RouteDecision, TestCase | None]
+
+
+def save_outcomes(outcomes: list[Outcome], store: Store) -> None:
+    """A round's reviews, routes and refined versions, in case order, land together or not
+    at all (a build killed before this write loses no paid call: the answers are cached)."""
     with store.transaction():
-        for review in reviews:
-            store.save_review(review)
-        store.save_route(decision)
-        if refined is not None:
-            store.save_case(refined.model_copy(update={"round": case.round + 1}))
+        for case, reviews, decision, refined in outcomes:
+            for review in reviews:
+                store.save_review(review)
+            store.save_route(decision)
+            if refined is not None:
+                store.save_case(refined.model_copy(update={"round": case.round + 1}))
 
 
 def _counts(store: Store, task_id: str) -> dict[str, int]:

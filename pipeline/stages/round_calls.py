@@ -37,11 +37,13 @@ class RoundContext:
     reviewers: int  # reviews per case version the router needs
 
 
-def review_round(cases: list[TestCase], ctx: RoundContext, backend: Backend,
-                 store: Store) -> list[Decided]:
-    """Each case with its evidence, reviews (stored ones reused when complete) and the pure
+def review_round(cases: list[TestCase], ctx: RoundContext, backend: Backend, store: Store,
+                 evidence: list[Evidence | None] | None = None) -> list[Decided]:
+    """Each case with its evidence (`evidence`, in the order of `cases`, when the caller holds
+    it; else read from the store), reviews (stored ones reused when complete) and the pure
     routing decision, in the order of `cases`."""
-    evidence = [store.evidence_for(c.case_id, c.round) for c in cases]
+    if evidence is None:
+        evidence = [store.evidence_for(c.case_id, c.round) for c in cases]
     reviews = [store.reviews_for(c.case_id, c.round, as_given=True) for c in cases]
     todo = [i for i, got in enumerate(reviews) if len(got) < ctx.reviewers]
     fresh = review_many(backend, [(cases[i], evidence[i]) for i in todo], ctx)

@@ -63,3 +63,32 @@ def test_each_round_is_run_against_the_mutants_before_review(tmp_path: Path,
     assert entry["provenance"]["round"] == 1
     assert entry["mutation"]["killed"] == sorted(second.mutation.killed)
     assert task_json["mutation"]["killed"] == len(second.mutation.killed)
+
+
+def test_a_round_reads_each_versions_evidence_once_before_routing_it(tmp_path: Path,
+                                                                     task_factory) -> None:
+    """Execute, mutants, prefetch and review share what the round read: no case version's
+    evidence is fetched from the store again between its round's start and its route."""
+    data = tmp_path / "data"
+    task_factory(data / "raw", "ping", free_port())
+    events: list[tuple[str, tuple[str, int]]] = []
+    with Store.open(data / ".repogenesis" / "state.db") as store:
+        read, route = store.evidence_for, store.save_route
+
+        def evidence_for(case_id: str, round: int):
+            events.append(("read", (case_id, round)))
+            return read(case_id, round)
+
+        def save_route(decision):
+            events.append(("route", (decision.case_id, decision.round)))
+            return route(decision)
+
+        store.evidence_for, store.save_route = evidence_for, save_route
+        results = build(BuildOptions(data_dir=data, backend=WeakFirst(), mutation_cap=4,
+                                     mutation_jobs=2), store, lambda *_: None)
+    assert [r.state for r in results] == ["done"]
+    routed = [key for kind, key in events if kind == "route"]
+    assert routed[:2] == [("ping::test_ping", 0), ("ping::test_ping", 1)]
+    for key in routed[:2]:
+        before = events[:events.index(("route", key))]
+        assert [e for e in before if e == ("read", key)] == [("read", key)], key
