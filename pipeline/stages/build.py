@@ -32,7 +32,7 @@ from pipeline.records import (
     Spec,
     TestCase,
 )
-from pipeline.routing import CaseFacts, Panel, decide
+from pipeline.routing import CaseFacts, decide
 from pipeline.rubric import Routing, Rubric, load_rubric, rubric_hash
 from pipeline.spec import load_spec
 from pipeline.stages.alternatives import prepare_alternatives, with_alternatives
@@ -362,7 +362,7 @@ def run_loop(task: RawTask, spec: Spec, split: str, digest: str,
                 suspect_others=None if accepted is None else
                 [ev for cid, ev in accepted.items() if cid != case.case_id])
             decision = decide(evidence, reviews, case.round, split,
-                              panel=Panel(ctx.rules, ctx.reviewers), facts=facts)
+                              panel=ctx.panel, facts=facts)
             outcomes.append((case, reviews, decision, None if unchanged else refined))
         save_outcomes(outcomes, store)  # the round's reviews, routes and refines: one write
         options.tick("review", len(outcomes), 0)

@@ -36,6 +36,11 @@ class RoundContext:
     rules: Routing
     reviewers: int  # reviews per case version the router needs
 
+    @property
+    def panel(self) -> Panel:
+        """What the round's cases are routed by (`pipeline.routing`)."""
+        return Panel(self.rules, self.reviewers)
+
 
 def review_round(cases: list[TestCase], ctx: RoundContext, backend: Backend, store: Store,
                  evidence: list[Evidence | None] | None = None) -> list[Decided]:
@@ -49,8 +54,7 @@ def review_round(cases: list[TestCase], ctx: RoundContext, backend: Backend, sto
     fresh = review_many(backend, [(cases[i], evidence[i]) for i in todo], ctx)
     for i, got in zip(todo, fresh, strict=True):
         reviews[i] = got
-    panel = Panel(ctx.rules, ctx.reviewers)
-    return [(case, ev, rv, route_case(ev, rv, case.round, ctx.split, panel=panel,
+    return [(case, ev, rv, route_case(ev, rv, case.round, ctx.split, panel=ctx.panel,
                                       human=is_human(case)))
             for case, ev, rv in zip(cases, evidence, reviews, strict=True)]
 
