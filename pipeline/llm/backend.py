@@ -46,8 +46,8 @@ from pipeline.llm.schemas import (
     rename_test,
 )
 from pipeline.llm.settings import LLMSettings, split_ref
+from pipeline.offline.conftest_template import conftest_source
 from pipeline.offline.gen_fallback import fill_uncovered
-from pipeline.offline.generate import conftest_source
 from pipeline.offline.shape import sketch
 from pipeline.paths import PROMPTS_DIR
 from pipeline.records import (

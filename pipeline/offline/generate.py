@@ -2,7 +2,6 @@
 
 Public API:
 - `generate_cases(task_id, spec) -> list[TestCase]` (round 0, origin "generated")
-- `conftest_source`: the shared conftest the cases run with (`conftest_template`)
 
 Each template writes a case only when the document says enough to make it right; a template
 that lacks a documented status, body or example returns None and the case is not written.
@@ -46,7 +45,7 @@ from pipeline.offline import (
     gen_whole_lists,
     gen_zones,
 )
-from pipeline.offline.conftest_template import conftest_source as conftest_source  # public here
+from pipeline.offline.conftest_template import conftest_source
 from pipeline.offline.gen_code import Case, Writer
 from pipeline.offline.gen_common import path_params
 from pipeline.offline.gen_fallback import fill_uncovered

@@ -17,7 +17,7 @@ from pipeline.execution import live_groups
 from pipeline.mutation import mutation_report
 from pipeline.mutation.operators import Mutant
 from pipeline.mutation.runner import Settings, run_mutant
-from pipeline.offline.generate import conftest_source
+from pipeline.offline.conftest_template import conftest_source
 from pipeline.records import Evidence, RunResult, TestCase
 from pipeline.spec import load_spec
 from pipeline.stages.limits import RunLimits

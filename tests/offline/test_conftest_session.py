@@ -10,7 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
-from pipeline.offline.generate import conftest_source
+from pipeline.offline.conftest_template import conftest_source
 from pipeline.records import Endpoint, Spec
 
 TEST = '''

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.offline.generate import conftest_source, generate_cases
+from pipeline.offline.conftest_template import conftest_source
+from pipeline.offline.generate import generate_cases
 from pipeline.records import CATEGORIES, Endpoint, Spec
 from pipeline.spec import load_spec
 from pipeline.suites import module_source

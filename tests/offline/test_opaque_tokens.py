@@ -3,8 +3,9 @@ the generated suite still reaches the protected endpoints, with a fresh token pe
 
 from __future__ import annotations
 
+from pipeline.offline.conftest_template import conftest_source
 from pipeline.offline.gen_model import build_model
-from pipeline.offline.generate import conftest_source, generate_cases
+from pipeline.offline.generate import generate_cases
 from pipeline.records import AuthSpec, Endpoint, Spec
 
 NOTE = Endpoint(method="POST", path="/notes", auth_required=True,
