@@ -38,6 +38,15 @@ class Upstream(BaseModel):
     license: str | None = None
 
 
+class Account(BaseModel):
+    """An account the service has from its start, for a README whose users are made outside
+    the API (`manage.py adduser <name>`): the task's start.sh registers it."""
+
+    model_config = ConfigDict(extra="forbid")
+    username: str = Field(min_length=1)
+    password: str = Field(min_length=1)
+
+
 class TaskConfig(BaseModel):
     """The contents of `data/raw/<id>/task.toml` (contract)."""
 
@@ -52,6 +61,7 @@ class TaskConfig(BaseModel):
     port: int = Field(ge=1024, le=65535)
     split: SplitName = "auto"
     upstream: Upstream | None = None
+    account: Account | None = None
 
     @field_validator("language")
     @classmethod
@@ -136,6 +146,11 @@ class Endpoint(BaseModel):
         return (self.method, self.path)
 
     @property
+    def by_link(self) -> bool:
+        """Addressed by a link the service hands out (`{student.self_url}`), not a path."""
+        return self.path.startswith("{")
+
+    @property
     def path_params(self) -> list[str]:
         return re.findall(r"\{([^{}]+)\}", self.path)
 
@@ -187,6 +202,21 @@ class Observation(BaseModel):
     answer: Any = None  # the JSON that came back (None: no JSON)
 
 
+class LinkCatalog(BaseModel):
+    """A hypermedia API: the document gives no paths, only a root URL whose answer holds the
+    collections' URLs; every other URL is read from answers (`self_url`, a record's link to
+    its own sub-collection). Its endpoints' paths name the link (`{students_url}`,
+    `{student.self_url}`); see spec/catalog.py."""
+
+    root: str = "/"
+    at: list[str] = Field(default_factory=list)  # keys from the root answer to the links
+    collections: dict[str, str] = Field(default_factory=dict)  # link key -> record noun
+    self_key: str = "self_url"
+    # a request without credentials is answered 401 with the token URL in `Location`
+    # (POST there with the account as HTTP Basic)
+    token_location: bool = False
+
+
 class Spec(BaseModel):
     """Everything the generator needs from a requirement document."""
 
@@ -204,6 +234,8 @@ class Spec(BaseModel):
     # only when set
     validates_required: str = ""
     endpoints: list[Endpoint] = Field(default_factory=list)
+    # a hypermedia API's root catalog (dumped only when set)
+    links: LinkCatalog | None = None
     # evidence from the running oracle, not the document: kept out of every dump (the stored
     # and published spec is what the README says)
     observed: list[Observation] = Field(default_factory=list, exclude=True)
@@ -215,6 +247,8 @@ class Spec(BaseModel):
             out.pop("accept", None)
         if not self.validates_required:
             out.pop("validates_required", None)
+        if self.links is None:
+            out.pop("links", None)
         return out
 
 

@@ -304,6 +304,74 @@ def new_user_headers(base_url):
 ''' + USER_FIXTURES
 
 
+# a hypermedia API whose callers sign in with the task's account: the 401 of a request
+# without credentials names the token URL in `Location` (POST there with the account as HTTP
+# Basic); the document does not say how the token goes back, so each way a client could send
+# it is tried and the first that opens the collection kept (the account itself last)
+AUTH_LINKS = '''
+
+from urllib.parse import urljoin  # noqa: E402
+
+from requests.auth import AuthBase, HTTPBasicAuth  # noqa: E402
+
+ACCOUNT = {account!r}
+ROOT, AT = {root!r}, {at!r}
+
+
+class _Bearer(AuthBase):
+    def __init__(self, token):
+        self.token = token
+
+    def __call__(self, r):
+        r.headers["Authorization"] = "Bearer " + self.token
+        return r
+
+
+def _token_of(answer):
+    """The token an answer gives: under a key naming it, else its only text."""
+    try:
+        body = answer.json()
+    except ValueError:
+        return None
+    if not isinstance(body, dict):
+        return None
+    named = [v for k, v in body.items() if "token" in k.lower() and isinstance(v, str)]
+    texts = [v for v in body.values() if isinstance(v, str) and v]
+    return (named or texts or [None])[0] if len(named) == 1 or len(texts) == 1 else None
+
+
+@pytest.fixture(scope="session")
+def _account_auth(base_url):
+    with _TimeoutSession() as s:
+        opens = urljoin(base_url + "/", ROOT.lstrip("/"))
+        first = s.get(opens)
+        if first.status_code < 300:  # an open root: a collection answers the 401
+            links = first.json()
+            for key in AT:
+                links = links[key]
+            opens = urljoin(base_url + "/", next(iter(links.values())))
+            first = s.get(opens)
+        ways = []
+        location = first.headers.get("Location") if first.status_code == 401 else None
+        if location:
+            token = _token_of(s.post(urljoin(base_url + "/", location), auth=ACCOUNT))
+            if token:
+                ways += [HTTPBasicAuth(token, ""), _Bearer(token)]
+        ways.append(HTTPBasicAuth(*ACCOUNT))
+        for way in ways:
+            if s.get(opens, auth=way).status_code < 300:
+                return way
+    pytest.fail(f"no way of sending the account {{ACCOUNT[0]!r}} opened {{opens}}")
+
+
+@pytest.fixture
+def session(_account_auth):
+    with _TimeoutSession() as s:
+        s.auth = _account_auth
+        yield s
+'''
+
+
 _LOGIN_LINES = '''\
         body = {key: credentials.get(key, value) for key, value in LOGIN[2].items()}
         login = s.request(LOGIN[0], base_url + LOGIN[1], json=body)
@@ -340,6 +408,10 @@ def render_conftest(model: Model, port: int) -> str:
     if mixed_slashes(model.spec):
         text += SLASHES
     field, header = token_field(model), header_source(model)
+    links, auth = model.spec.links, model.spec.auth
+    if links is not None:
+        return text + (AUTH_LINKS.format(account=auth.account, root=links.root, at=links.at)
+                       if auth is not None and auth.account else "")
     if model.opaque_tokens and header is not None:
         return text + AUTH_OPAQUE.format(headers=header)
     if model.account is not None:

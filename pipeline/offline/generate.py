@@ -52,6 +52,7 @@ from pipeline.offline.gen_fallback import fill_uncovered
 from pipeline.offline.gen_fallback_auth import no_token_cases
 from pipeline.offline.gen_fallback_calls import endpoint_slug
 from pipeline.offline.gen_fallback_contrast import DOC, malformed_then_valid
+from pipeline.offline.gen_links import link_cases
 from pipeline.offline.gen_model import Model, build_model
 from pipeline.offline.refine import endpoint_of
 from pipeline.offline.refine_values import add_value_checks
@@ -196,6 +197,12 @@ def _unique_names(cases: list[Case]) -> None:
 
 def generate_cases(task_id: str, spec: Spec) -> list[TestCase]:
     """Round-0 test cases for every endpoint the document describes well enough."""
+    if spec.links is not None:  # a hypermedia API: its URLs are found in answers
+        found, prelude = link_cases(spec)
+        return [TestCase(case_id=f"{task_id}::{c.name}", task_id=task_id, round=0,
+                         category=c.category, name=c.name, code=c.source(),
+                         endpoints=c.endpoints, origin="generated", author=AUTHOR,
+                         prelude=prelude) for c in found]
     model = build_model(spec)
     w = Writer(model)
     builders: list[Callable[[Writer, Model], Iterable[Case | None]]] = [

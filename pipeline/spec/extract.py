@@ -12,6 +12,7 @@ from pipeline.records import Endpoint, Param, Spec
 from pipeline.spec import docinfo, enrich
 from pipeline.spec.access_rules import apply_owner_rules
 from pipeline.spec.cascade_rules import apply_cascade_rules
+from pipeline.spec.catalog import catalog_endpoints
 from pipeline.spec.common_errors import apply_common_errors
 from pipeline.spec.curl import needs_file, parse_httpie
 from pipeline.spec.details import Details, read_details
@@ -40,6 +41,7 @@ from pipeline.spec.stray_calls import stray_call_examples
 from pipeline.spec.texts import copy_response_texts, response_texts
 from pipeline.spec.typedesc import apply_described
 from pipeline.spec.unique_rules import apply_unique_rules
+from pipeline.tasks import RawTask
 
 Key = tuple[str, str]
 
@@ -401,17 +403,32 @@ def extract_spec(markdown_text: str) -> Spec:
     apply_time_format(endpoints, markdown_text)
     apply_search_rule(endpoints, markdown_text)
     apply_unique_rules(endpoints, markdown_text)
+    catalog = catalog_endpoints(blocks) if not endpoints else None
+    if catalog is not None:
+        endpoints = catalog[1]
     return Spec(
         title=docinfo.title(blocks), port=docinfo.port(blocks), base_path=base,
         language=docinfo.language(blocks), auth=auth,
         error_format=docinfo.error_format(blocks), accept=docinfo.accept(blocks),
         validates_required=docinfo.validates_required(blocks), endpoints=endpoints,
+        links=catalog[0] if catalog is not None else None,
     )
 
 
 def load_spec(path: str | Path) -> Spec:
     """Read a README from disk and extract its spec (the only I/O in this package)."""
     return extract_spec(Path(path).read_text(encoding="utf-8", errors="replace"))
+
+
+def task_spec(task: RawTask) -> Spec:
+    """The task's README read as a spec, with the account the task says its service has from
+    the start (`[account]` in task.toml: a README whose users are made outside the API names
+    none, and the tests sign in with it)."""
+    spec = load_spec(task.readme)
+    account = task.config.account
+    if account is not None and spec.auth is not None and spec.auth.account is None:
+        spec.auth.account = (account.username, account.password)
+    return spec
 
 
 def spec_json(spec: Spec) -> list[dict[str, Any]]:

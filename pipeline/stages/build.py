@@ -34,7 +34,7 @@ from pipeline.records import (
 )
 from pipeline.routing import CaseFacts, decide
 from pipeline.rubric import Routing, Rubric, load_rubric, rubric_hash
-from pipeline.spec import load_spec
+from pipeline.spec import task_spec
 from pipeline.stages.alternatives import prepare_alternatives, with_alternatives
 from pipeline.stages.coverage import no_accepted_reason
 from pipeline.stages.difficulty import task_difficulty
@@ -178,7 +178,7 @@ def prepare(task_dirs: list[Path], store: Store, report: Report,
     for task_dir in task_dirs:
         try:
             task = load_task(task_dir)
-            spec = load_spec(task.readme) if task.readme.is_file() else None
+            spec = task_spec(task) if task.readme.is_file() else None
             if spec is None or not spec.endpoints:
                 raise TaskError(f"{task.readme}: no endpoints found; run `repogenesis check "
                                 f"{task_dir}` for what to fix")

@@ -11,7 +11,7 @@ from pipeline.execution import ensure_task_env, free_port, run_pytest, scratch_p
 from pipeline.execution.budget import cpu_slot
 from pipeline.offline.generate import generate_cases
 from pipeline.records import TestCase
-from pipeline.spec import load_spec
+from pipeline.spec import task_spec
 from pipeline.stages.observe import observe_task
 from pipeline.suites import conftest_source, module_source
 from pipeline.tasks import load_task
@@ -51,7 +51,7 @@ def run_generated(task_dir: Path, runs: int = 2, cache_dir: Path | None = None,
     Every other run writes the module in reverse order, so order dependence shows up too.
     """
     task = load_task(task_dir)
-    spec = load_spec(task.readme)
+    spec = task_spec(task)
     spec.observed = observe_task(task, spec, 60.0, cache_dir)  # as the build does
     cases = generate_cases(task.id, spec)
     result = GeneratedRun(task.id, cases)
