@@ -215,6 +215,9 @@ class LinkCatalog(BaseModel):
     # a request without credentials is answered 401 with the token URL in `Location`
     # (POST there with the account as HTTP Basic)
     token_location: bool = False
+    # where the running oracle's answers put each link (`{student.self_url}` ->
+    # `/v1/students/{id}`): evidence for matching requests to endpoints, never dumped
+    resolved: dict[str, str] = Field(default_factory=dict, exclude=True)
 
 
 class Spec(BaseModel):

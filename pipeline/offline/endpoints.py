@@ -78,8 +78,26 @@ def match_score(doc_path: str, seen_path: str) -> float | None:
     return total
 
 
+def link_target(spec: Spec, target: Target) -> Target:
+    """A link-named target (`POST {students_url}`) as the path the oracle's answers gave the
+    link (`POST /v1/students/`); any other target as it is."""
+    resolved = spec.links.resolved if spec.links is not None else {}
+    return Target(target.method, resolved[target.path], target.query) \
+        if target.path in resolved else target
+
+
+def _pattern(spec: Spec, ep: Endpoint) -> str | None:
+    """The path a request must match to hit `ep` (a link's as resolved, else none)."""
+    if not ep.by_link:
+        return ep.path
+    return spec.links.resolved.get(ep.path) if spec.links is not None else None
+
+
 def find_endpoint(spec: Spec, target: Target) -> Endpoint | None:
     """The documented endpoint a target hits (best literal match), also trying the base path."""
+    if target.path.startswith("{"):  # a link-named target (a declaration): by that name
+        return next((ep for ep in spec.endpoints if ep.key == (target.method, target.path)),
+                    None)
     candidates = [target.path]
     base = "/" + spec.base_path.strip("/") if spec.base_path.strip("/") else ""
     if base and not target.path.startswith(base + "/"):
@@ -89,7 +107,8 @@ def find_endpoint(spec: Spec, target: Target) -> Endpoint | None:
         for ep in spec.endpoints:
             if ep.method != target.method:
                 continue
-            score = match_score(ep.path, path)
+            pattern = _pattern(spec, ep)
+            score = match_score(pattern, path) if pattern is not None else None
             if score is not None and (best is None or score > best[0]):
                 best = (score, ep)
         if best:

@@ -28,7 +28,14 @@ from pipeline.offline.common import (
     make_review,
     plural,
 )
-from pipeline.offline.endpoints import Target, parse_target, resolve, resource_of, same_endpoint
+from pipeline.offline.endpoints import (
+    Target,
+    link_target,
+    parse_target,
+    resolve,
+    resource_of,
+    same_endpoint,
+)
 from pipeline.offline.facts import CodeFacts, code_facts
 from pipeline.offline.strength import capped, caps, error_code_documented, transitions
 from pipeline.records import Evidence, Review, Spec, TestCase
@@ -66,7 +73,7 @@ def review(case: TestCase, evidence: Evidence | None, spec: Spec, rubric: Rubric
     sent = _sent(evidence, facts)
     error_test = facts.ok and error_status_test(case, facts)
     mutants = _mutants(case, facts, sent, error_test) if facts.ok else []
-    claimed = declared_targets(case)
+    claimed = [link_target(spec, t) for t in declared_targets(case)]
     hit = [c for c in claimed if any(same_endpoint(c, s) for s in sent)]
     documented, undocumented = resolve(spec, sent)
     reach = Reach(sent, claimed, hit, documented, undocumented)

@@ -296,6 +296,8 @@ def observe_task(task: RawTask, spec: Spec, startup_timeout_s: float,
         start_service,
     )
 
+    if spec.links is not None:  # a hypermedia API: where its links go is what to learn
+        return _resolve_links(task, spec, startup_timeout_s, cache_dir)
     model = build_model(spec)
     signable = model.account is not None or (
         model.register is not None and (model.login is not None or model.basic))
@@ -309,3 +311,27 @@ def observe_task(task: RawTask, spec: Spec, startup_timeout_s: float,
             return observe_examples(service.base_url, spec)
     except (EnvError, ServiceError):
         return []
+
+
+def _resolve_links(task: RawTask, spec: Spec, startup_timeout_s: float,
+                   cache_dir: Any) -> list[Observation]:
+    """Fill `spec.links.resolved` from the running oracle (no observations: the generated
+    tests read every URL from the answers themselves)."""
+    from pipeline.execution import (
+        EnvError,
+        ServiceError,
+        ensure_task_env,
+        free_port,
+        start_service,
+    )
+    from pipeline.stages.observe_links import resolve_links
+
+    assert spec.links is not None
+    try:
+        env = ensure_task_env(task.oracle_dir, task.config.language, root=cache_dir)
+        with start_service(task.oracle_dir, free_port(), env.bin if env else None,
+                           startup_timeout_s=startup_timeout_s) as service:
+            spec.links.resolved = resolve_links(service.base_url, spec)
+    except (EnvError, ServiceError):
+        pass
+    return []
