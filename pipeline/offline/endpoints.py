@@ -78,12 +78,21 @@ def match_score(doc_path: str, seen_path: str) -> float | None:
     return total
 
 
+def _link_name(spec: Spec, path: str) -> str | None:
+    """`{students_url}` for a link-named target of a hypermedia spec (written with or without
+    a leading `/`: a declaration is parsed as a path), else None."""
+    name = path.lstrip("/")
+    return name if spec.links is not None and name.startswith("{") and "/" not in name \
+        else None
+
+
 def link_target(spec: Spec, target: Target) -> Target:
     """A link-named target (`POST {students_url}`) as the path the oracle's answers gave the
     link (`POST /v1/students/`); any other target as it is."""
+    name = _link_name(spec, target.path)
     resolved = spec.links.resolved if spec.links is not None else {}
-    return Target(target.method, resolved[target.path], target.query) \
-        if target.path in resolved else target
+    return Target(target.method, resolved[name], target.query) \
+        if name is not None and name in resolved else target
 
 
 def _pattern(spec: Spec, ep: Endpoint) -> str | None:
@@ -95,9 +104,9 @@ def _pattern(spec: Spec, ep: Endpoint) -> str | None:
 
 def find_endpoint(spec: Spec, target: Target) -> Endpoint | None:
     """The documented endpoint a target hits (best literal match), also trying the base path."""
-    if target.path.startswith("{"):  # a link-named target (a declaration): by that name
-        return next((ep for ep in spec.endpoints if ep.key == (target.method, target.path)),
-                    None)
+    name = _link_name(spec, target.path)
+    if name is not None:  # a link-named target (a declaration): by that name
+        return next((ep for ep in spec.endpoints if ep.key == (target.method, name)), None)
     candidates = [target.path]
     base = "/" + spec.base_path.strip("/") if spec.base_path.strip("/") else ""
     if base and not target.path.startswith(base + "/"):

@@ -11,8 +11,12 @@ from pathlib import Path
 
 from variant_suite import SERVE_JSON, outcomes_on_variants
 
+from pipeline.offline.endpoints import Target, find_endpoint
 from pipeline.offline.generate import generate_cases
-from pipeline.spec import extract_spec
+from pipeline.spec import extract_spec, load_spec
+from pipeline.stages.observe import observe_task
+from pipeline.stages.observe_links import link_pattern
+from pipeline.tasks import load_task
 
 README = textwrap.dedent("""\
     # Harbour registry
@@ -82,7 +86,7 @@ SERVER = textwrap.dedent('''\
     NEXT = [0]
 
     def url(kind, rid):
-        return f"/harbour/{kind}/r{rid}"
+        return f"/harbour/{kind}/{rid}"
 
     def record(kind, rid):
         row = dict(DATA[kind][rid])
@@ -120,7 +124,7 @@ SERVER = textwrap.dedent('''\
                            "total": len(rows), "next_url": following}, kind: items}
 
     def rid_of(link, kind):
-        m = re.fullmatch(rf"(?:https?://[^/]+)?/harbour/{kind}/r(\\d+)/?", str(link))
+        m = re.fullmatch(rf"(?:https?://[^/]+)?/harbour/{kind}/(\\d+)/?", str(link))
         return int(m.group(1)) if m and int(m.group(1)) in DATA[kind] else None
 
     class H(BaseHTTPRequestHandler):
@@ -130,7 +134,7 @@ SERVER = textwrap.dedent('''\
             path = parts.path.rstrip("/")
             if path == "":
                 return 200, {"api": {k + "_url": f"/harbour/{k}/" for k in DATA}}
-            m = re.fullmatch(r"/harbour/(ships|ports|dockings)(?:/r(\\d+)(/dockings)?)?", path)
+            m = re.fullmatch(r"/harbour/(ships|ports|dockings)(?:/(\\d+)(/dockings)?)?", path)
             if not m:
                 return 404, {"error": "not found"}
             kind, rid, sub = m.group(1), m.group(2), m.group(3)
@@ -256,3 +260,27 @@ def test_link_cases_declare_the_link_endpoints_they_check() -> None:
         "POST {ships_url}", "PUT {ship.self_url}", "GET {ship.self_url}"]
     assert all("base_url + \"/harbour" not in c.code for c in cases.values())
     assert "LINKS = " in cases["test_edit_ship_is_kept"].prelude
+
+
+def test_link_pattern_makes_ids_parameters() -> None:
+    assert link_pattern("http://h:1/v1/students/12/registrations/") == \
+        "/v1/students/{id}/registrations/"
+    assert link_pattern("/v1/registrations/3/19") == "/v1/registrations/{id}/{id2}"
+    assert link_pattern("/v1/students/") == "/v1/students/"
+
+
+def test_observation_resolves_each_link_so_requests_find_their_endpoint(
+        tmp_path: Path, task_factory: Callable[..., Path]) -> None:
+    task = load_task(task_factory(tmp_path, "harbour", 8000, readme=README, server=SERVER))
+    spec = load_spec(task.readme)
+    assert observe_task(task, spec, 30.0, None) == []
+    assert spec.links is not None
+    assert spec.links.resolved["{ships_url}"] == "/harbour/ships/"
+    assert spec.links.resolved["{ship.self_url}"] == "/harbour/ships/{id}"
+    assert spec.links.resolved["{port.dockings_url}"] == "/harbour/ports/{id}/dockings"
+    # the docking is made with links to the ship and port made before it
+    assert spec.links.resolved["{docking.self_url}"] == "/harbour/dockings/{id}"
+    put = find_endpoint(spec, Target("PUT", "/harbour/ships/7", ()))
+    assert put is not None and put.path == "{ship.self_url}"
+    assert find_endpoint(spec, Target("PUT", "/harbour/dockings/7", ())) is None
+    assert "resolved" not in spec.model_dump()["links"]  # evidence, never published
