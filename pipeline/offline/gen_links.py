@@ -183,15 +183,24 @@ class LinkWriter:
         if n.field is None or "DELETE" not in n.methods:
             return None
         case = Case(f"test_deleted_{n.noun}_no_longer_reads", "integration",
-                    doc=f"A deleted {n.noun} no longer reads at its URL.")
+                    doc=f"A deleted {n.noun} no longer reads at its URL"
+                        + (" nor is listed." if self._eq_filter(n) else "."))
         case.endpoints = [f"POST {{{n.link}}}", n.ep("DELETE"), n.ep("GET")]
         self._start(case, n)
-        case.add(self._make(n, "url", f"unique({literal(n.field)})"),
+        case.add(f"value = unique({literal(n.field)})", self._make(n, "url", "value"),
                  "gone = session.delete(url)",
                  "assert 200 <= gone.status_code < 300, (gone.status_code, gone.text)",
                  "after = session.get(url)",
                  "assert 400 <= after.status_code < 500, (after.status_code, after.text)")
+        if self._eq_filter(n):
+            case.add(*_get("page", "collection", f'{{"filter": {literal(n.field + ",eq,")} '
+                                                 f'+ value}}'),
+                     f"assert page[{literal(n.items)}] == [], page")
         return case
+
+    def _eq_filter(self, n: _Noun) -> bool:
+        return any(re.match(rf"^{re.escape(n.field or '')},eq,[^;]+$", e)
+                   for e in self._params(n).get("filter", []))
 
     # -- queries -------------------------------------------------------------------------
     def _own(self, case: Case, n: _Noun, count: int) -> None:
@@ -268,12 +277,12 @@ class LinkWriter:
         self._start(case, n)
         self._own(case, n, 3)
         case.add(f"selection = {select}")
-        for order, rev in ((f"{n.field},desc", True), (f"{n.field},asc", False)):
+        for order, expected in ((f"{n.field},desc", "[values[2], values[1], values[0]]"),
+                                (f"{n.field},asc", "[values[0], values[1], values[2]]")):
             case.add(*_get("page", "collection", f'{{"filter": selection, "sort": '
                                                  f'{literal(order)}, "expand": 1}}'),
                      f"rows = page[{literal(n.items)}]",
-                     f"assert [row[{literal(n.field)}] for row in rows] == "
-                     f"sorted(values, reverse={rev}), rows")
+                     f"assert [row[{literal(n.field)}] for row in rows] == {expected}, rows")
         return case
 
     def expand_case(self, n: _Noun) -> Case | None:
