@@ -215,6 +215,12 @@ class LinkCatalog(BaseModel):
     # a request without credentials is answered 401 with the token URL in `Location`
     # (POST there with the account as HTTP Basic)
     token_location: bool = False
+    # "All the GET requests return an ETag header ... If-None-Match": a read repeated with
+    # its tag is answered 304
+    etags: bool = False
+    # query arguments whose invalid values the document says are ignored ("Invalid filters
+    # are silently ignored")
+    ignores_invalid: list[str] = Field(default_factory=list)
     # where the running oracle's answers put each link (`{student.self_url}` ->
     # `/v1/students/{id}`): evidence for matching requests to endpoints, never dumped
     resolved: dict[str, str] = Field(default_factory=dict, exclude=True)

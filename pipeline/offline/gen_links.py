@@ -358,6 +358,8 @@ class LinkWriter:
                  f"rows = page[{literal(sub.removesuffix('_url'))}]",
                  "assert len(rows) == 1, rows",
                  f"assert same_url(rows[0][{literal(key)}], target), rows",
+                 *_get("added_record", "urljoin(base_url + '/', rows[0][LINKS['self']])"),
+                 f"assert same_url(added_record[{literal(key)}], target), added_record",
                  f"if {literal(n.noun + '_url')} in rows[0]:",
                  f"    assert same_url(rows[0][{literal(n.noun + '_url')}], mine), rows",
                  *_get("page", "other_sub", '{"expand": 1}'),
@@ -389,11 +391,74 @@ class LinkWriter:
                  *_get("record", "url"))
         for k, e in zip(refs, ends, strict=True):
             case.add(f"assert same_url(record[{literal(k)}], {e.noun}_at), record")
+        case.add("assert same_url(record[LINKS['self']], url), record")
+        listed_in = f"all_rows(session, links[{literal(n.link)}], {literal(n.items)})"
+        if n.list_ep is not None:  # its collection lists it (every page walked)
+            case.endpoints.append(f"GET {{{n.link}}}")
+            case.add(f"assert [row[LINKS['self']] for row in {listed_in} "
+                     "if same_url(row[LINKS['self']], url)] != [], url")
         if "DELETE" in n.methods:
             case.endpoints.append(n.ep("DELETE"))
             case.add("gone = session.delete(url)",
                      "assert 200 <= gone.status_code < 300, (gone.status_code, gone.text)",
                      "assert 400 <= session.get(url).status_code < 500")
+            if n.list_ep is not None:
+                case.add(f"assert [row for row in {listed_in} "
+                         "if same_url(row[LINKS['self']], url)] == []")
+        return case
+
+    def etag_case(self, n: _Noun) -> Case | None:
+        """"All the GET requests return an ETag header" usable with If-None-Match: the same
+        read with the tag is 304, with another tag (or after an edit) the record."""
+        if not self.links.etags or n.field is None or "GET" not in n.methods:
+            return None
+        case = Case(f"test_{n.noun}_read_with_its_etag_is_not_modified", "integration",
+                    doc=f"A {n.noun} read again with its ETag in If-None-Match is 304; with "
+                        "another tag, or after an edit, it is read in full.")
+        case.endpoints = [f"POST {{{n.link}}}", n.ep("GET")]
+        self._start(case, n)
+        case.add(f"value = unique({literal(n.field)})", self._make(n, "url", "value"),
+                 "first = session.get(url)",
+                 "assert first.status_code == 200, (first.status_code, first.text)",
+                 "tag = first.headers.get('ETag')",
+                 "assert tag, first.headers",
+                 "again = session.get(url, headers={'If-None-Match': tag})",
+                 "assert again.status_code == 304, (again.status_code, again.text)",
+                 "other = session.get(url, headers={'If-None-Match': '\"not-' + "
+                 "tag.strip('W/\"') + '\"'})",
+                 "assert other.status_code == 200, (other.status_code, other.text)",
+                 f"assert other.json()[{literal(n.field)}] == value, other.text")
+        if "PUT" in n.methods:
+            case.endpoints.insert(1, n.ep("PUT"))
+            case.add(f"value = unique({literal(n.field)})",
+                     f"edited = session.put(url, json={{{literal(n.field)}: value}})",
+                     "assert 200 <= edited.status_code < 300, (edited.status_code, edited.text)",
+                     "fresh = session.get(url, headers={'If-None-Match': tag})",
+                     "assert fresh.status_code == 200, (fresh.status_code, fresh.text)",
+                     f"assert fresh.json()[{literal(n.field)}] == value, fresh.text")
+        return case
+
+    def invalid_ignored_case(self, n: _Noun, param: str) -> Case | None:
+        """"Invalid filters are silently ignored": an invalid one beside the selection
+        changes nothing; an invalid sort lists the selection all the same."""
+        select = self._selection(n) if n.field else None
+        if select is None or n.list_ep is None or param not in self._params(n):
+            return None
+        invalid = {"filter": f'selection + ";{n.field},eq"', "sort": None}.get(param)
+        if param not in ("filter", "sort"):
+            return None
+        case = Case(f"test_invalid_{param}_of_{n.items}_is_ignored", "edge_case",
+                    doc=f"An invalid `{param}` is ignored, as the document says: the "
+                        "selection is listed as without it.")
+        case.endpoints = [f"GET {{{n.link}}}"]
+        self._start(case, n)
+        self._own(case, n, 2)
+        case.add(f"selection = {select}")
+        params = (f'{{"filter": {invalid}, "expand": 1}}' if invalid else
+                  '{"filter": selection, "sort": "no_such_field,sideways", "expand": 1}')
+        case.add(*_get("page", "collection", params),
+                 f"assert sorted(row[{literal(n.field)}] for row in page[{literal(n.items)}])"
+                 " == values, page")
         return case
 
     # -- access --------------------------------------------------------------------------
@@ -424,7 +489,9 @@ class LinkWriter:
         for n in self.nouns:
             out += [self.round_trip(n), self.required_refused(n), self.update_kept(n),
                     self.delete_gone(n), *self.filter_cases(n), self.sort_case(n),
-                    self.expand_case(n), self.pages_case(n), self.link_record_case(n)]
+                    self.expand_case(n), self.pages_case(n), self.link_record_case(n),
+                    self.etag_case(n)]
+            out += [self.invalid_ignored_case(n, p) for p in self.links.ignores_invalid]
             out += [self.sub_collection_case(n, sub, post) for sub, post in n.subs.items()]
         return [c for c in out if c is not None]
 

@@ -33,6 +33,9 @@ _BODY_KEYS = re.compile(r"(?:including|with|require[sd]?)\s+(?:the\s+)?`(\w+)`",
 _REQUIRE = re.compile(r"\bonly require[sd]?\b|\brequire[sd]?\b", re.I)
 _TOKEN_LOCATION = re.compile(r"`?Location`?\s+header[^.]*\btoken\b", re.I)
 _SELF = "self_url"
+_ETAGS = re.compile(r"`?ETag`?\s+header[^.]*`?If-None-Match`?", re.I)
+_IGNORED = re.compile(r"\bInvalid\s+(\w+?)(?:s|\s+specifications?)?\s+are\s+(?:silently\s+)?"
+                      r"ignored", re.I)
 
 
 def _loose_json(text: str) -> Any:
@@ -242,5 +245,9 @@ def catalog_endpoints(blocks: list[Block]) -> tuple[LinkCatalog, list[Endpoint]]
         reader.record(noun, start, end)
     text = " ".join(b.text for b in blocks if b.kind == "text")
     catalog = LinkCatalog(at=at, collections={k: n for n, k in reader.nouns.items()},
-                          token_location=bool(_TOKEN_LOCATION.search(text)))
+                          token_location=bool(_TOKEN_LOCATION.search(text)),
+                          etags=bool(_ETAGS.search(text)),
+                          ignores_invalid=[n for n in _IGNORED.findall(text)
+                                           if any(p.name == n for e in reader.endpoints
+                                                  for p in e.params)])
     return catalog, reader.endpoints

@@ -39,8 +39,9 @@ README = textwrap.dedent("""\
     Collections are filtered with the `filter` argument of the query string:
     `filter=name,eq,aurora`, or a range: `filter=name,ge,a;name,lt,b`, or a set:
     `filter=name,in,aurora,borealis`. They are sorted with the `sort` argument of the query
-    string: `sort=name,desc`. Add `expand=1` to the query string for whole records instead of
-    their URLs. The `per_page` and `page` query string arguments pick a page; answers carry:
+    string: `sort=name,desc`. Invalid filters are silently ignored. Add `expand=1` to the
+    query string for whole records instead of their URLs. The `per_page` and `page` query
+    string arguments pick a page; answers carry:
 
     ```
     {"paging": {"page": 1, "pages": 3, "per_page": 10, "total": 25, "next_url": [url]},
@@ -202,6 +203,10 @@ FAULTS = {
     # `;`-joined filters: only the first applies
     "first filter only": ("for clause in (q.get(\"filter\", [\"\"])[0]).split(\";\"):",
                           "for clause in (q.get(\"filter\", [\"\"])[0]).split(\";\")[:1]:"),
+    "invalid filter selects nothing": ("if len(parts) < 3 or parts[0] not in row:\n"
+                                       "        return True",
+                                       "if len(parts) < 3 or parts[0] not in row:\n"
+                                       "        return False"),
     "desc ignored": ("reverse=order == \"desc\"", "reverse=False"),
     "expand ignored": ("if q.get(\"expand\") else", "if q.get(\"expanded\") else"),
     "total counts the page": ("\"total\": len(rows)", "\"total\": len(shown)"),
@@ -234,6 +239,7 @@ def test_catalog_spec_names_the_link_addressed_endpoints() -> None:
     assert by_key[("POST", "{ship.dockings_url}")].request_schema["required"] == ["port_url"]
     assert list(by_key[("POST", "{dockings_url}")].request_schema["properties"]) == \
         ["ship_url", "port_url"]
+    assert spec.links.ignores_invalid == ["filter"] and not spec.links.etags
     filters = next(p for p in by_key[("GET", "{ports_url}")].params if p.name == "filter")
     assert filters.constraints["examples"] == ["name,eq,aurora", "name,ge,a;name,lt,b",
                                                "name,in,aurora,borealis"]
