@@ -132,6 +132,21 @@ class LinkWriter:
             if n.list_ep is not None:
                 case.add(*_get("opened", f"links[{literal(n.link)}]"),
                          f"assert isinstance(opened[{literal(n.items)}], list), opened")
+        # each link leads to its own collection: a record made through one is listed there
+        # and under no other link (two links swapped would show it elsewhere)
+        named = [n for n in self.nouns if n.field and n.list_ep and self._eq_filter(n)]
+        if len(named) > 1:
+            case.add("value = unique('name')")
+            for n in named:
+                case.add(f"mine = made_url(session, base_url, links[{literal(n.link)}], "
+                         f"{{{literal(n.field)}: value}}, {literal(n.items)}, {literal(n.field)})")
+                for m in named:
+                    case.add(*_get("page", f"links[{literal(m.link)}]",
+                                   f'{{"filter": {literal(m.field + ",eq,")} + value, '
+                                   '"expand": 1}'),
+                             f"rows = [row for row in page[{literal(m.items)}] "
+                             "if same_url(row[LINKS['self']], mine)]",
+                             f"assert len(rows) == {1 if m is n else 0}, page")
         return case
 
     def round_trip(self, n: _Noun) -> Case | None:

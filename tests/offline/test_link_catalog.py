@@ -207,6 +207,9 @@ FAULTS = {
                                        "        return True",
                                        "if len(parts) < 3 or parts[0] not in row:\n"
                                        "        return False"),
+    "links swapped": ('{"api": {k + "_url": f"/harbour/{k}/" for k in DATA}}',
+                      '{"api": {"ships_url": "/harbour/ports/", "ports_url": "/harbour/ships/", '
+                      '"dockings_url": "/harbour/dockings/"}}'),
     "desc ignored": ("reverse=order == \"desc\"", "reverse=False"),
     "expand ignored": ("if q.get(\"expand\") else", "if q.get(\"expanded\") else"),
     "total counts the page": ("\"total\": len(rows)", "\"total\": len(shown)"),
