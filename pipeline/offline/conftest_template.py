@@ -327,19 +327,6 @@ class _Bearer(AuthBase):
         return r
 
 
-def _token_of(answer):
-    """The token an answer gives: under a key naming it, else its only text."""
-    try:
-        body = answer.json()
-    except ValueError:
-        return None
-    if not isinstance(body, dict):
-        return None
-    named = [v for k, v in body.items() if "token" in k.lower() and isinstance(v, str)]
-    texts = [v for v in body.values() if isinstance(v, str) and v]
-    return (named or texts or [None])[0] if len(named) == 1 or len(texts) == 1 else None
-
-
 @pytest.fixture(scope="session")
 def _account_auth(base_url):
     with _TimeoutSession() as s:
@@ -354,8 +341,12 @@ def _account_auth(base_url):
         ways = []
         location = first.headers.get("Location") if first.status_code == 401 else None
         if location:
-            token = _token_of(s.post(urljoin(base_url + "/", location), auth=ACCOUNT))
-            if token:
+            issued = s.post(urljoin(base_url + "/", location), auth=ACCOUNT)
+            try:
+                token = token_in(issued.json())
+            except ValueError:
+                token = None
+            if isinstance(token, str) and token:
                 ways += [HTTPBasicAuth(token, ""), _Bearer(token)]
         ways.append(HTTPBasicAuth(*ACCOUNT))
         for way in ways:
@@ -410,8 +401,10 @@ def render_conftest(model: Model, port: int) -> str:
     field, header = token_field(model), header_source(model)
     links, auth = model.spec.links, model.spec.auth
     if links is not None:
-        return text + (AUTH_LINKS.format(account=auth.account, root=links.root, at=links.at)
-                       if auth is not None and auth.account else "")
+        if auth is None or not auth.account:
+            return text
+        return (text + "\n\nimport re  # noqa: E402\n\n\n" + inspect.getsource(token_in).rstrip()
+                + "\n" + AUTH_LINKS.format(account=auth.account, root=links.root, at=links.at))
     if model.opaque_tokens and header is not None:
         return text + AUTH_OPAQUE.format(headers=header)
     if model.account is not None:
