@@ -53,7 +53,7 @@ from pipeline.offline.gen_fallback_auth import no_token_cases
 from pipeline.offline.gen_fallback_calls import endpoint_slug
 from pipeline.offline.gen_fallback_contrast import DOC, malformed_then_valid
 from pipeline.offline.gen_links import link_cases
-from pipeline.offline.gen_model import Model, build_model
+from pipeline.offline.gen_model import Model, Resource, build_model
 from pipeline.offline.refine import endpoint_of
 from pipeline.offline.refine_values import add_value_checks
 from pipeline.offline.strength import shape_only_code
@@ -93,8 +93,19 @@ def _resource_cases(w: Writer, model: Model) -> Iterable[Case | None]:
         yield gen_flows.isolation(w, res)
         yield gen_members.members_by_name(w, res)
         yield gen_members.member_not_author(w, res, res.update)
+        yield gen_members.member_not_author(w, res, _other_update(model, res))
         yield gen_members.member_not_author(w, res, res.delete)
         yield gen_members.member_is_the_author(w, res)
+
+
+def _other_update(model: Model, res: Resource) -> Endpoint | None:
+    """The second way of updating a record (PATCH beside PUT, or PUT beside PATCH) where the
+    document names both for it: a rule kept to the author holds for each."""
+    if res.update is None:
+        return None
+    other = {"PUT": "PATCH", "PATCH": "PUT"}.get(res.update.method)
+    return next((e for e in model.spec.endpoints
+                 if e.method == other and e.path == res.update.path), None)
 
 
 def _is_resource_slot(model: Model, ep: Endpoint) -> bool:
