@@ -14,6 +14,7 @@ from pipeline.offline.gen_model import (
     login_sources,
     token_field,
 )
+from pipeline.offline.links_prelude import account_auth
 from pipeline.offline.tolerant import token_in
 from pipeline.records import Spec
 
@@ -304,55 +305,21 @@ def new_user_headers(base_url):
 ''' + USER_FIXTURES
 
 
-# a hypermedia API whose callers sign in with the task's account: the 401 of a request
-# without credentials names the token URL in `Location` (POST there with the account as HTTP
-# Basic); the document does not say how the token goes back, so each way a client could send
-# it is tried and the first that opens the collection kept (the account itself last)
+# a hypermedia API whose callers sign in with the task's account (`account_auth`, whose
+# source follows the token finder's)
 AUTH_LINKS = '''
-
-from urllib.parse import urljoin  # noqa: E402
-
-from requests.auth import AuthBase, HTTPBasicAuth  # noqa: E402
 
 ACCOUNT = {account!r}
 ROOT, AT = {root!r}, {at!r}
 
 
-class _Bearer(AuthBase):
-    def __init__(self, token):
-        self.token = token
-
-    def __call__(self, r):
-        r.headers["Authorization"] = "Bearer " + self.token
-        return r
-
-
 @pytest.fixture(scope="session")
 def _account_auth(base_url):
     with _TimeoutSession() as s:
-        opens = urljoin(base_url + "/", ROOT.lstrip("/"))
-        first = s.get(opens)
-        if first.status_code < 300:  # an open root: a collection answers the 401
-            links = first.json()
-            for key in AT:
-                links = links[key]
-            opens = urljoin(base_url + "/", next(iter(links.values())))
-            first = s.get(opens)
-        ways = []
-        location = first.headers.get("Location") if first.status_code == 401 else None
-        if location:
-            issued = s.post(urljoin(base_url + "/", location), auth=ACCOUNT)
-            try:
-                token = token_in(issued.json())
-            except ValueError:
-                token = None
-            if isinstance(token, str) and token:
-                ways += [HTTPBasicAuth(token, ""), _Bearer(token)]
-        ways.append(HTTPBasicAuth(*ACCOUNT))
-        for way in ways:
-            if s.get(opens, auth=way).status_code < 300:
-                return way
-    pytest.fail(f"no way of sending the account {{ACCOUNT[0]!r}} opened {{opens}}")
+        way = account_auth(s, base_url, ROOT, AT, ACCOUNT)
+    if way is None:
+        pytest.fail(f"no way of sending the account {{ACCOUNT[0]!r}} opened {{base_url}}")
+    return way
 
 
 @pytest.fixture
@@ -403,8 +370,10 @@ def render_conftest(model: Model, port: int) -> str:
     if links is not None:
         if auth is None or not auth.account:
             return text
-        return (text + "\n\nimport re  # noqa: E402\n\n\n" + inspect.getsource(token_in).rstrip()
-                + "\n" + AUTH_LINKS.format(account=auth.account, root=links.root, at=links.at))
+        helpers = [inspect.getsource(f).rstrip() for f in (token_in, account_auth)]
+        return (text + "\n\nimport re  # noqa: E402\nfrom urllib.parse import urljoin  # noqa: "
+                "E402\n\n\n" + "\n\n\n".join(helpers) + "\n"
+                + AUTH_LINKS.format(account=auth.account, root=links.root, at=links.at))
     if model.opaque_tokens and header is not None:
         return text + AUTH_OPAQUE.format(headers=header)
     if model.account is not None:

@@ -6,8 +6,7 @@ each collection (with the fields its create requires, links to records made befo
 its body is links) gives its `self_url` and its sub-collections' URLs. Ids in those paths
 become parameters (`/v1/students/12/registrations/` -> `/v1/students/{id}/registrations/`).
 The reviewers match the requests a test sent with these patterns. Signs in as the generated
-conftest does: the 401's `Location` with the task's account, the token sent back as HTTP
-Basic or Bearer, else the account itself.
+conftest does (`links_prelude.account_auth`).
 """
 
 from __future__ import annotations
@@ -17,22 +16,20 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import requests
-from requests.auth import AuthBase, HTTPBasicAuth
 
-from pipeline.offline.tolerant import token_in
+from pipeline.offline.links_prelude import account_auth
 from pipeline.records import Spec
 
 _TIMEOUT_S = 5.0
 _ID = re.compile(r"^(?:\d+|[0-9a-f]{8,}|[0-9a-f-]{36})$", re.I)
 
 
-class _Bearer(AuthBase):
-    def __init__(self, token: str):
-        self.token = token
+class _Session(requests.Session):
+    """A session whose requests time out."""
 
-    def __call__(self, r: Any) -> Any:
-        r.headers["Authorization"] = "Bearer " + self.token
-        return r
+    def request(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("timeout", _TIMEOUT_S)
+        return super().request(*args, **kwargs)
 
 
 def link_pattern(url: str) -> str:
@@ -47,54 +44,28 @@ def link_pattern(url: str) -> str:
 
 
 def _catalog(session: requests.Session, base_url: str, spec: Spec) -> dict[str, str] | None:
-    assert spec.links is not None
-    root = urljoin(base_url + "/", spec.links.root.lstrip("/"))
-    answer = session.get(root, timeout=_TIMEOUT_S)
-    if answer.status_code == 401:
-        _sign_in(session, base_url, spec, root, answer)
-        answer = session.get(root, timeout=_TIMEOUT_S)
+    """The collections' URLs from the root's answer, signed in as the generated conftest
+    signs in (`links_prelude.account_auth`) where the task gives an account."""
+    links = spec.links
+    assert links is not None
+    account = spec.auth.account if spec.auth is not None else None
+    if account:
+        session.auth = account_auth(session, base_url, links.root, links.at, account)
+    answer = session.get(urljoin(base_url + "/", links.root.lstrip("/")))
     try:
-        links = answer.json()
-        for key in spec.links.at:
-            links = links[key]
+        found = answer.json()
+        for key in links.at:
+            found = found[key]
     except (ValueError, KeyError, TypeError):
         return None
-    if not isinstance(links, dict):
+    if not isinstance(found, dict):
         return None
-    if session.auth is None and links:  # an open root: a collection asks for credentials
-        first = urljoin(base_url + "/", str(next(iter(links.values()))))
-        refused = session.get(first, timeout=_TIMEOUT_S)
-        if refused.status_code == 401:
-            _sign_in(session, base_url, spec, first, refused)
-    return {k: urljoin(base_url + "/", str(v)) for k, v in links.items()}
-
-
-def _sign_in(session: requests.Session, base_url: str, spec: Spec, opens: str,
-             refused: requests.Response) -> None:
-    account = spec.auth.account if spec.auth is not None else None
-    if not account:
-        return
-    ways: list[AuthBase] = []
-    location = refused.headers.get("Location")
-    if location:
-        issued = session.post(urljoin(base_url + "/", location), auth=account,
-                              timeout=_TIMEOUT_S)
-        try:
-            token = token_in(issued.json())
-        except ValueError:
-            token = None
-        if isinstance(token, str) and token:
-            ways += [HTTPBasicAuth(token, ""), _Bearer(token)]
-    ways.append(HTTPBasicAuth(*account))
-    for way in ways:
-        if session.get(opens, auth=way, timeout=_TIMEOUT_S).status_code < 300:
-            session.auth = way
-            return
+    return {k: urljoin(base_url + "/", str(v)) for k, v in found.items()}
 
 
 def _made(session: requests.Session, base_url: str, collection: str, body: dict,
           self_key: str) -> dict | None:
-    made = session.post(collection, json=body, timeout=_TIMEOUT_S)
+    made = session.post(collection, json=body)
     if made.status_code >= 300:
         return None
     url = made.headers.get("Location")
@@ -105,7 +76,7 @@ def _made(session: requests.Session, base_url: str, collection: str, body: dict,
             url = None
     if not url:
         return None
-    got = session.get(urljoin(base_url + "/", url), timeout=_TIMEOUT_S)
+    got = session.get(urljoin(base_url + "/", url))
     try:
         record = got.json()
     except ValueError:
@@ -119,7 +90,7 @@ def resolve_links(base_url: str, spec: Spec) -> dict[str, str]:
     links = spec.links
     assert links is not None
     out: dict[str, str] = {}
-    with requests.Session() as session:
+    with _Session() as session:
         try:
             catalog = _catalog(session, base_url, spec)
             if catalog is None:
